@@ -1,0 +1,53 @@
+package dev.toolgate.policy.model;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The resilience policy of an agent's tool calls: the {@code ToolPolicy} spec, and the body of the
+ * sidecar's configuration. Absent fields take the seed's defaults; {@link
+ * dev.toolgate.policy.validation.PolicyValidator} says whether the whole is coherent.
+ *
+ * @param mode enforce, or only compute and record decisions (shadow)
+ * @param killSwitch blocks writes while reads keep working
+ * @param budget time budgets from the outside in
+ * @param upstreams the MCP servers, by name
+ * @param quotas per-session quotas
+ * @param tools the rules of the tools the policy names
+ */
+public record Policy(
+    Mode mode,
+    KillSwitch killSwitch,
+    Budget budget,
+    List<Upstream> upstreams,
+    Quotas quotas,
+    List<ToolRule> tools) {
+
+  public Policy {
+    mode = mode == null ? Mode.ENFORCE : mode;
+    killSwitch = killSwitch == null ? KillSwitch.OFF : killSwitch;
+    budget = budget == null ? Budget.DEFAULT : budget;
+    upstreams = upstreams == null ? List.of() : List.copyOf(upstreams);
+    quotas = quotas == null ? Quotas.DEFAULT : quotas;
+    tools = tools == null ? List.of() : List.copyOf(tools);
+  }
+
+  public Optional<Upstream> upstream(String name) {
+    return upstreams.stream().filter(u -> u.name().equals(name)).findFirst();
+  }
+
+  /** The rule for a tool on an upstream; the safe default when the policy does not name it. */
+  public ToolRule rule(String upstream, String tool) {
+    for (ToolRule rule : tools) {
+      if (rule.name().equals(tool) && rule.upstream().equals(upstream)) {
+        return rule;
+      }
+    }
+    return ToolRule.unlisted(tool, upstream);
+  }
+
+  /** Whether the policy names this tool: unnamed tools share one metrics label. */
+  public boolean names(String upstream, String tool) {
+    return tools.stream().anyMatch(r -> r.name().equals(tool) && r.upstream().equals(upstream));
+  }
+}

@@ -1,0 +1,25 @@
+package dev.toolgate.policy.model;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * Per-session quotas (seed 002).
+ *
+ * @param perSession calls allowed per session
+ * @param idleExpirySeconds a session's counters expire after this long without a call
+ * @param notification who is told of a write-quota block
+ */
+public record Quotas(
+    SessionQuota perSession,
+    Integer idleExpirySeconds,
+    @JsonProperty("notify") QuotaNotify notification) {
+  public static final int DEFAULT_IDLE_EXPIRY_SECONDS = 3_600;
+
+  public static final Quotas DEFAULT = new Quotas(null, null, null);
+
+  public Quotas {
+    perSession = perSession == null ? SessionQuota.DEFAULT : perSession;
+    idleExpirySeconds =
+        idleExpirySeconds == null ? DEFAULT_IDLE_EXPIRY_SECONDS : idleExpirySeconds;
+  }
+}

@@ -1,0 +1,37 @@
+package dev.toolgate.policy.model;
+
+/**
+ * The policy of one tool.
+ *
+ * @param name the MCP tool name
+ * @param upstream the upstream that serves it
+ * @param effect what the tool does to the backend
+ * @param retry bounded retries; none when absent
+ * @param breaker the circuit breaker; none when absent
+ * @param approval whether a human must approve each call
+ * @param idempotency key derivation and lookup, for writes
+ */
+public record ToolRule(
+    String name,
+    String upstream,
+    Effect effect,
+    RetryPolicy retry,
+    BreakerPolicy breaker,
+    Approval approval,
+    IdempotencyPolicy idempotency) {
+
+  public ToolRule {
+    effect = effect == null ? Effect.NON_IDEMPOTENT_WRITE : effect;
+    retry = retry == null ? RetryPolicy.NONE : retry;
+    approval = approval == null ? Approval.NONE : approval;
+  }
+
+  /**
+   * The rule of a tool the policy does not name: the safest reading, a non-idempotent write
+   * without retry (DESIGN section 4).
+   */
+  public static ToolRule unlisted(String name, String upstream) {
+    return new ToolRule(
+        name, upstream, Effect.NON_IDEMPOTENT_WRITE, RetryPolicy.NONE, null, Approval.NONE, null);
+  }
+}

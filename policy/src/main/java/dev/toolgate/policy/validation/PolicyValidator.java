@@ -1,0 +1,317 @@
+package dev.toolgate.policy.validation;
+
+import dev.toolgate.policy.model.Backoff;
+import dev.toolgate.policy.model.BreakerPolicy;
+import dev.toolgate.policy.model.Budget;
+import dev.toolgate.policy.model.Effect;
+import dev.toolgate.policy.model.Fallback;
+import dev.toolgate.policy.model.IdempotencyPolicy;
+import dev.toolgate.policy.model.Policy;
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.RetryPolicy;
+import dev.toolgate.policy.model.ToolRule;
+import dev.toolgate.policy.model.Upstream;
+import dev.toolgate.policy.outcome.ResultClass;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks that a policy is coherent as a whole: the rules a schema cannot say (nested budgets, a
+ * retried write needs an idempotency lookup, ...). Every violation names its field and the bad
+ * value. The operator and the sidecar both call it: one source of truth for what is valid.
+ */
+public final class PolicyValidator {
+
+  /** Upstream names are URL path segments. */
+  public static final Pattern UPSTREAM_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
+
+  public static final int MAX_ATTEMPTS_LIMIT = 10;
+
+  /** Key components that are not JSON pointers into the arguments. */
+  public static final Set<String> NAMED_KEY_COMPONENTS =
+      Set.of("intent_id", "approval_id", "environment", "tool", "session_id");
+
+  private PolicyValidator() {}
+
+  /** Returns the policy when valid; throws with every violation otherwise. */
+  public static Policy requireValid(Policy policy) {
+    List<Violation> violations = validate(policy);
+    if (!violations.isEmpty()) {
+      throw new InvalidPolicyException(violations);
+    }
+    return policy;
+  }
+
+  public static List<Violation> validate(Policy policy) {
+    List<Violation> out = new ArrayList<>();
+    Set<String> upstreamNames = upstreams(policy.upstreams(), out);
+    budget(policy.budget(), out);
+    quotas(policy.quotas(), out);
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < policy.tools().size(); i++) {
+      tool("tools[" + i + "]", policy.tools().get(i), upstreamNames, seen, out);
+    }
+    return out;
+  }
+
+  private static Set<String> upstreams(List<Upstream> upstreams, List<Violation> out) {
+    Set<String> names = new HashSet<>();
+    if (upstreams.isEmpty()) {
+      out.add(new Violation("upstreams", "at least one upstream is required"));
+    }
+    for (int i = 0; i < upstreams.size(); i++) {
+      String at = "upstreams[" + i + "]";
+      Upstream upstream = upstreams.get(i);
+      if (upstream.name() == null || !UPSTREAM_NAME.matcher(upstream.name()).matches()) {
+        out.add(
+            new Violation(
+                at + ".name",
+                "must match "
+                    + UPSTREAM_NAME.pattern()
+                    + " (a URL path segment), was "
+                    + quoted(upstream.name())));
+      } else if (!names.add(upstream.name())) {
+        out.add(new Violation(at + ".name", "duplicate upstream name " + quoted(upstream.name())));
+      }
+      httpUrl(at + ".url", upstream.url(), false, out);
+    }
+    return names;
+  }
+
+  private static void budget(Budget b, List<Violation> out) {
+    positive("budget.journeyMs", b.journeyMs(), out);
+    positive("budget.agentMs", b.agentMs(), out);
+    positive("budget.transportMs", b.transportMs(), out);
+    positive("budget.backendMs", b.backendMs(), out);
+    if (b.reserveForFinalResponseMs() < 0) {
+      out.add(
+          new Violation(
+              "budget.reserveForFinalResponseMs",
+              "must be >= 0, was " + b.reserveForFinalResponseMs()));
+    }
+    nested("budget.agentMs", b.agentMs(), "budget.journeyMs", b.journeyMs(), out);
+    if (b.agentMs() - b.reserveForFinalResponseMs() < b.transportMs()) {
+      out.add(
+          new Violation(
+              "budget.transportMs",
+              "must leave the agent its reserve: transportMs ("
+                  + b.transportMs()
+                  + ") must be <= agentMs ("
+                  + b.agentMs()
+                  + ") - reserveForFinalResponseMs ("
+                  + b.reserveForFinalResponseMs()
+                  + ")"));
+    }
+    nested("budget.backendMs", b.backendMs(), "budget.transportMs", b.transportMs(), out);
+  }
+
+  private static void nested(
+      String inner, long innerMs, String outer, long outerMs, List<Violation> out) {
+    if (innerMs >= outerMs) {
+      out.add(
+          new Violation(
+              inner,
+              "an inner timeout must expire before the outer one: "
+                  + inner
+                  + " ("
+                  + innerMs
+                  + ") must be < "
+                  + outer
+                  + " ("
+                  + outerMs
+                  + ")"));
+    }
+  }
+
+  private static void quotas(Quotas q, List<Violation> out) {
+    if (q.perSession().read() < 0) {
+      out.add(new Violation("quotas.perSession.read", "must be >= 0, was " + q.perSession().read()));
+    }
+    if (q.perSession().write() < 0) {
+      out.add(
+          new Violation("quotas.perSession.write", "must be >= 0, was " + q.perSession().write()));
+    }
+    if (q.idleExpirySeconds() < 1) {
+      out.add(
+          new Violation("quotas.idleExpirySeconds", "must be >= 1, was " + q.idleExpirySeconds()));
+    }
+    if (q.notification() != null && q.notification().webhookUrl() != null) {
+      httpUrl("quotas.notify.webhookUrl", q.notification().webhookUrl(), true, out);
+    }
+  }
+
+  private static void tool(
+      String at, ToolRule rule, Set<String> upstreams, Set<String> seen, List<Violation> out) {
+    if (rule.name() == null || rule.name().isBlank()) {
+      out.add(new Violation(at + ".name", "a tool name is required"));
+    }
+    if (rule.upstream() == null || !upstreams.contains(rule.upstream())) {
+      out.add(
+          new Violation(
+              at + ".upstream",
+              "must name one of the upstreams " + upstreams + ", was " + quoted(rule.upstream())));
+    }
+    if (rule.name() != null && !seen.add(rule.upstream() + "/" + rule.name())) {
+      out.add(
+          new Violation(
+              at + ".name",
+              "duplicate rule for tool " + quoted(rule.name()) + " on " + quoted(rule.upstream())));
+    }
+    retry(at, rule, out);
+    if (rule.breaker() != null) {
+      breaker(at + ".breaker", rule.effect(), rule.breaker(), out);
+    }
+    if (rule.idempotency() != null) {
+      idempotency(at + ".idempotency", rule.idempotency(), out);
+    }
+  }
+
+  private static void retry(String at, ToolRule rule, List<Violation> out) {
+    RetryPolicy retry = rule.retry();
+    String path = at + ".retry";
+    if (retry.maxAttempts() < 1 || retry.maxAttempts() > MAX_ATTEMPTS_LIMIT) {
+      out.add(
+          new Violation(
+              path + ".maxAttempts",
+              "must be in [1, " + MAX_ATTEMPTS_LIMIT + "], was " + retry.maxAttempts()));
+    }
+    for (int i = 0; i < retry.retryOn().size(); i++) {
+      ResultClass c = retry.retryOn().get(i);
+      if (c == null || !c.isBackendFailure()) {
+        out.add(
+            new Violation(
+                path + ".retryOn[" + i + "]",
+                "only transient failures may be retried, not "
+                    + (c == null ? "null" : quoted(c.wireName()))));
+      }
+    }
+    Backoff backoff = retry.backoff();
+    positive(path + ".backoff.initialMs", backoff.initialMs(), out);
+    if (backoff.maxMs() < backoff.initialMs()) {
+      out.add(
+          new Violation(
+              path + ".backoff.maxMs",
+              "must be >= initialMs ("
+                  + backoff.initialMs()
+                  + "), was "
+                  + backoff.maxMs()));
+    }
+    boolean retried = retry.maxAttempts() > 1;
+    if (retried && rule.effect() == Effect.NON_IDEMPOTENT_WRITE) {
+      out.add(
+          new Violation(
+              path + ".maxAttempts",
+              "a non_idempotent_write is never retried automatically: maxAttempts must be 1, was "
+                  + retry.maxAttempts()));
+    }
+    if (retried
+        && rule.effect() == Effect.IDEMPOTENT_WRITE
+        && (rule.idempotency() == null || rule.idempotency().lookup() == null)) {
+      out.add(
+          new Violation(
+              path + ".maxAttempts",
+              "a write retried automatically (maxAttempts "
+                  + retry.maxAttempts()
+                  + ") needs idempotency.lookup to find its operation after an ambiguous timeout"));
+    }
+  }
+
+  private static void breaker(String at, Effect effect, BreakerPolicy b, List<Violation> out) {
+    atLeastOne(at + ".windowSeconds", b.windowSeconds(), out);
+    atLeastOne(at + ".minimumCalls", b.minimumCalls(), out);
+    ratio(at + ".failureRatio", b.failureRatio(), out);
+    ratio(at + ".slowCallRatio", b.slowCallRatio(), out);
+    positive(at + ".slowCallMs", b.slowCallMs(), out);
+    atLeastOne(at + ".openSeconds", b.openSeconds(), out);
+    atLeastOne(at + ".halfOpen.probeCalls", b.halfOpen().probeCalls(), out);
+    atLeastOne(at + ".halfOpen.concurrentProbes", b.halfOpen().concurrentProbes(), out);
+    if (b.halfOpen().concurrentProbes() > b.halfOpen().probeCalls()) {
+      out.add(
+          new Violation(
+              at + ".halfOpen.concurrentProbes",
+              "must be <= probeCalls ("
+                  + b.halfOpen().probeCalls()
+                  + "), was "
+                  + b.halfOpen().concurrentProbes()));
+    }
+    if (b.fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE && effect.isWrite()) {
+      out.add(
+          new Violation(
+              at + ".fallback",
+              "writes never get a fallback; read_only_degraded_response is for reads, the tool is "
+                  + effect.wireName()));
+    }
+  }
+
+  private static void idempotency(String at, IdempotencyPolicy idem, List<Violation> out) {
+    for (int i = 0; i < idem.keyComponents().size(); i++) {
+      String component = idem.keyComponents().get(i);
+      boolean pointer = component != null && component.startsWith("/");
+      if (!pointer && !NAMED_KEY_COMPONENTS.contains(component)) {
+        out.add(
+            new Violation(
+                at + ".keyComponents[" + i + "]",
+                "must be a JSON pointer into the arguments (\"/job_id\") or one of "
+                    + NAMED_KEY_COMPONENTS.stream().sorted().toList()
+                    + ", was "
+                    + quoted(component)));
+      }
+    }
+    if (idem.lookup() != null) {
+      if (idem.lookup().tool() == null || idem.lookup().tool().isBlank()) {
+        out.add(new Violation(at + ".lookup.tool", "the lookup tool's name is required"));
+      }
+      if (idem.lookup().argument() == null || idem.lookup().argument().isBlank()) {
+        out.add(
+            new Violation(at + ".lookup.argument", "the argument that carries the key is required"));
+      }
+    }
+  }
+
+  private static void httpUrl(String at, String url, boolean httpsOnly, List<Violation> out) {
+    try {
+      URI uri = new URI(url == null ? "" : url);
+      String scheme = uri.getScheme();
+      boolean schemeOk =
+          httpsOnly ? "https".equals(scheme) : "http".equals(scheme) || "https".equals(scheme);
+      if (!schemeOk || uri.getHost() == null) {
+        out.add(
+            new Violation(
+                at,
+                "must be an absolute "
+                    + (httpsOnly ? "https" : "http(s)")
+                    + " URL with a host, was "
+                    + quoted(url)));
+      }
+    } catch (URISyntaxException e) {
+      out.add(new Violation(at, "is not a URL (" + e.getReason() + "): " + quoted(url)));
+    }
+  }
+
+  private static void positive(String at, long value, List<Violation> out) {
+    if (value <= 0) {
+      out.add(new Violation(at, "must be > 0, was " + value));
+    }
+  }
+
+  private static void atLeastOne(String at, int value, List<Violation> out) {
+    if (value < 1) {
+      out.add(new Violation(at, "must be >= 1, was " + value));
+    }
+  }
+
+  private static void ratio(String at, double value, List<Violation> out) {
+    if (!(value > 0 && value <= 1)) {
+      out.add(new Violation(at, "must be in (0, 1], was " + value));
+    }
+  }
+
+  private static String quoted(String s) {
+    return s == null ? "null" : "'" + s + "'";
+  }
+}

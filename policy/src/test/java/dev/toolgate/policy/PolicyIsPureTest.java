@@ -1,0 +1,38 @@
+package dev.toolgate.policy;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The policy core decides; it never does I/O nor knows Vert.x, Kubernetes or Hazelcast. */
+class PolicyIsPureTest {
+
+  private final JavaClasses policy =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.toolgate.policy");
+
+  @Test
+  void dependsOnNoRuntimeFramework() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.vertx..", "io.fabric8..", "com.hazelcast..", "io.netty..", "io.micrometer..")
+        .check(policy);
+  }
+
+  @Test
+  void doesNoIo() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.io..", "java.nio..", "java.net.http..")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .check(policy);
+  }
+}
