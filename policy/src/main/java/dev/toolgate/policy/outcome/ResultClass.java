@@ -33,6 +33,8 @@ public enum ResultClass {
   UPSTREAM_CLOSED(true),
   /** A budget layer expired before the response. */
   TIMEOUT(true),
+  /** The agent cancelled the call, or closed its stream, before the answer. */
+  CANCELLED(false),
   /** The policy refused the call before it reached the backend. */
   POLICY_DENIED(false),
   /** The call needs a human's approval first. */

@@ -1,0 +1,30 @@
+package dev.toolgate.demo;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+/**
+ * A real MCP server (Streamable HTTP, protocol versions 2025-03-26 to 2026-07-28) that plays seed
+ * 000's deployment API, injects faults on demand and counts what it really did.
+ *
+ * <p>Besides {@code /mcp} it serves a small control API for out-of-process tests: {@code POST
+ * /faults/<tool>} with a {@link Fault} as JSON, {@code POST /latency/<tool>} with {@code
+ * {"ms":n}}, {@code DELETE /faults}, and {@code GET /ledger}.
+ */
+public interface DemoBackend {
+
+  static Future<DemoBackend> start(Vertx vertx, DemoBackendOptions options) {
+    return DemoServer.start(vertx, options);
+  }
+
+  int port();
+
+  /** The MCP endpoint, e.g. {@code http://127.0.0.1:18080/mcp}. */
+  String mcpUrl();
+
+  Faults faults();
+
+  Ledger ledger();
+
+  Future<Void> close();
+}

@@ -1,0 +1,23 @@
+package dev.toolgate.demo;
+
+/**
+ * Where the demo backend listens.
+ *
+ * @param host the address to bind; loopback unless told otherwise
+ * @param port the port; 0 picks a free one
+ */
+public record DemoBackendOptions(String host, int port) {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 18080;
+  /** Requests larger than this are refused with 413. */
+  public static final int MAX_BODY_BYTES = 1 << 20;
+
+  public static DemoBackendOptions defaults() {
+    return new DemoBackendOptions(DEFAULT_HOST, DEFAULT_PORT);
+  }
+
+  /** Loopback on a free port: what tests use. */
+  public static DemoBackendOptions ephemeral() {
+    return new DemoBackendOptions(DEFAULT_HOST, 0);
+  }
+}

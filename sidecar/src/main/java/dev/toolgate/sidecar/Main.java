@@ -1,0 +1,123 @@
+package dev.toolgate.sidecar;
+
+import dev.toolgate.sidecar.config.ConfigException;
+import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.LoadedConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+/** {@code java -jar toolgate-sidecar.jar --config <file>}. */
+public final class Main {
+
+  private static final String USAGE =
+      """
+      Usage: java -jar sidecar/target/toolgate-sidecar.jar --config FILE [--check]
+
+      Toolgate sidecar: an MCP proxy that enforces a resilience policy on every tools/call.
+        --config FILE   the sidecar configuration (YAML); reloaded when it changes
+        --check         validate FILE, print the result and exit (0 valid, 2 invalid)
+        --version       print the version and exit
+        --help          print this help and exit
+
+      Agents reach each upstream at http://<listen.host>:<listen.port>/mcp/<upstream name>.
+      Attempt events are written to stdout, one JSON line each; logs go to stderr.
+      """;
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  static int run(String[] args) {
+    Path config = null;
+    boolean check = false;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--help", "-h" -> {
+          System.out.print(USAGE);
+          return 0;
+        }
+        case "--version" -> {
+          String v = Main.class.getPackage().getImplementationVersion();
+          System.out.println("toolgate-sidecar " + (v == null ? "dev" : v));
+          return 0;
+        }
+        case "--check" -> check = true;
+        case "--config" -> {
+          if (i + 1 >= args.length) {
+            return usageError("--config needs a file");
+          }
+          config = Path.of(args[++i]);
+        }
+        default -> {
+          return usageError("unknown argument '" + args[i] + "'");
+        }
+      }
+    }
+    if (config == null) {
+      return usageError("--config is required");
+    }
+    if (!Files.isReadable(config)) {
+      System.err.println("error: cannot read the configuration file " + config);
+      return 2;
+    }
+    LoadedConfig loaded;
+    try {
+      loaded = new ConfigLoader(Clock.systemUTC()).load(config);
+    } catch (ConfigException e) {
+      System.err.println("error: invalid configuration " + e.getMessage());
+      return 2;
+    }
+    if (check) {
+      System.out.println(
+          "valid: " + config + " (revision " + loaded.config().revision() + ", sha256 "
+              + loaded.hash() + ")");
+      return 0;
+    }
+    return serve(config);
+  }
+
+  private static int serve(Path config) {
+    System.setProperty("vertx.logger-delegate-factory-class-name",
+        "io.vertx.core.logging.SLF4JLogDelegateFactory");
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    try {
+      Sidecar sidecar =
+          Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      sidecar.close().compose(v -> vertx.close()).await(10, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                      System.err.println("shutdown: " + e);
+                    }
+                  },
+                  "toolgate-shutdown"));
+      System.err.println(
+          "toolgate sidecar: MCP clients connect to "
+              + sidecar.mcpUrl("<upstream>")
+              + " ; admin on port " + sidecar.adminPort());
+      Thread.currentThread().join();
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    } catch (Exception e) {
+      System.err.println("error: the sidecar failed to start: " + e.getMessage());
+      vertx.close();
+      return 1;
+    }
+  }
+
+  private static int usageError(String message) {
+    System.err.println("error: " + message + "\n\n" + USAGE);
+    return 2;
+  }
+}

@@ -1,0 +1,156 @@
+package dev.toolgate.sidecar;
+
+import dev.toolgate.sidecar.admin.AdminServer;
+import dev.toolgate.sidecar.config.ConfigException;
+import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.ConfigReloader;
+import dev.toolgate.sidecar.config.ListenAddress;
+import dev.toolgate.sidecar.config.LoadedConfig;
+import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.proxy.Proxy;
+import dev.toolgate.sidecar.proxy.Routing;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Wires the proxy, the admin listener and the configuration watcher. */
+final class SidecarImpl implements Sidecar {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SidecarImpl.class);
+
+  private final Vertx vertx;
+  private final SidecarOptions options;
+  private final ToolgateMetrics metrics = ToolgateMetrics.create();
+  private Proxy proxy;
+  private HttpServer proxyServer;
+  private AdminServer admin;
+  private ConfigReloader reloader;
+  private volatile boolean ready;
+
+  private SidecarImpl(Vertx vertx, SidecarOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+  }
+
+  static Future<Sidecar> start(Vertx vertx, SidecarOptions options) {
+    SidecarImpl sidecar = new SidecarImpl(vertx, options);
+    ConfigLoader loader = new ConfigLoader(options.clock());
+    return vertx
+        .executeBlocking(() -> loader.load(options.configFile()))
+        .compose(sidecar::startWith)
+        .map(v -> (Sidecar) sidecar)
+        .onFailure(e -> sidecar.close());
+  }
+
+  private Future<Void> startWith(LoadedConfig loaded) {
+    proxy = Proxy.create(vertx, Routing.of(loaded), options.events(), metrics, options.clock());
+    metrics.configRevision(loaded.config().revision());
+    reloader =
+        new ConfigReloader(
+            vertx,
+            options.configFile(),
+            new ConfigLoader(options.clock()),
+            loaded,
+            new ConfigReloader.Listener() {
+              @Override
+              public void applied(LoadedConfig next) {
+                warnOnListenChange(loaded, next);
+                proxy.apply(Routing.of(next));
+                metrics.configRevision(next.config().revision());
+                metrics.configReload(true);
+              }
+
+              @Override
+              public void rejected(ConfigException problem) {
+                metrics.configReload(false);
+              }
+            },
+            options.clock());
+    admin =
+        new AdminServer(
+            metrics,
+            this::readiness,
+            this::activeConfig,
+            reloader::lastRejection,
+            options.configFile().toString());
+    ListenAddress listen = loaded.config().listen();
+    ListenAddress adminAt = loaded.config().admin();
+    return vertx
+        .createHttpServer(
+            new HttpServerOptions()
+                .setHost(listen.host())
+                .setPort(listen.port())
+                .setCompressionSupported(false))
+        .requestHandler(proxy.handler())
+        .listen()
+        .compose(
+            server -> {
+              proxyServer = server;
+              return admin.listen(vertx, adminAt.host(), adminAt.port());
+            })
+        .map(
+            a -> {
+              reloader.start(loaded.config().runtime().configPollMs());
+              ready = true;
+              LOG.info(
+                  "toolgate sidecar ready: MCP on http://{}:{}/mcp/<upstream>, admin on http://{}:{}",
+                  listen.host(), proxyServer.actualPort(), adminAt.host(), admin.port());
+              return null;
+            });
+  }
+
+  private static void warnOnListenChange(LoadedConfig before, LoadedConfig after) {
+    if (!Objects.equals(before.config().listen(), after.config().listen())
+        || !Objects.equals(before.config().admin(), after.config().admin())) {
+      LOG.warn("listen/admin addresses changed in the configuration; they apply at the next restart");
+    }
+  }
+
+  private AdminServer.Readiness readiness() {
+    boolean routes = proxy != null && !proxy.routing().routes().isEmpty();
+    boolean listening = proxyServer != null;
+    JsonObject checks =
+        new JsonObject()
+            .put("config", proxy == null ? "not loaded" : "loaded")
+            .put("listener", listening ? "bound" : "not bound")
+            .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size());
+    return new AdminServer.Readiness(ready && routes && listening, checks);
+  }
+
+  @Override
+  public int proxyPort() {
+    return proxyServer.actualPort();
+  }
+
+  @Override
+  public int adminPort() {
+    return admin.port();
+  }
+
+  @Override
+  public String mcpUrl(String upstream) {
+    return "http://" + activeConfig().config().listen().host() + ":" + proxyPort() + "/mcp/" + upstream;
+  }
+
+  @Override
+  public LoadedConfig activeConfig() {
+    return proxy.routing().loaded();
+  }
+
+  @Override
+  public Future<Void> close() {
+    ready = false;
+    if (reloader != null) {
+      reloader.stop();
+    }
+    Future<Void> server = proxyServer == null ? Future.succeededFuture() : proxyServer.close();
+    Future<Void> adminClosed = admin == null ? Future.succeededFuture() : admin.close();
+    Future<Void> client = proxy == null ? Future.succeededFuture() : proxy.close();
+    return Future.all(server, adminClosed, client).mapEmpty();
+  }
+}

@@ -1,0 +1,23 @@
+package dev.toolgate.sidecar;
+
+import dev.toolgate.sidecar.evidence.EventSink;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * How to start a sidecar.
+ *
+ * @param configFile the YAML configuration; watched for changes
+ * @param events where attempt events go (stdout in production)
+ * @param clock the time source of events and expiries
+ */
+public record SidecarOptions(Path configFile, EventSink events, Clock clock) {
+
+  public static SidecarOptions of(Path configFile) {
+    return new SidecarOptions(configFile, EventSink.jsonLines(System.out), Clock.systemUTC());
+  }
+
+  public SidecarOptions withEvents(EventSink sink) {
+    return new SidecarOptions(configFile, sink, clock);
+  }
+}

@@ -1,0 +1,31 @@
+package dev.toolgate.sidecar.config;
+
+import dev.toolgate.policy.model.Policy;
+
+/**
+ * The sidecar's configuration file: the policy (the {@code ToolPolicy} spec's fields, at the top
+ * level of the file) plus where to listen. One file, one revision.
+ *
+ * @param revision the policy revision the operator rendered; 0 when written by hand
+ * @param listen where agents reach upstreams, at {@code /mcp/<upstream>}
+ * @param admin health, readiness, metrics and the active config
+ * @param runtime body limit, config polling, connect timeout
+ * @param policy the policy enforced on tool calls
+ */
+public record SidecarConfig(
+    long revision,
+    ListenAddress listen,
+    ListenAddress admin,
+    RuntimeOptions runtime,
+    Policy policy) {
+
+  public SidecarConfig {
+    listen =
+        (listen == null ? new ListenAddress(null, null) : listen)
+            .withDefaultPort(ListenAddress.DEFAULT_PROXY_PORT);
+    admin =
+        (admin == null ? new ListenAddress(null, null) : admin)
+            .withDefaultPort(ListenAddress.DEFAULT_ADMIN_PORT);
+    runtime = runtime == null ? RuntimeOptions.DEFAULT : runtime;
+  }
+}

@@ -1,0 +1,38 @@
+package dev.toolgate.sidecar.mcp;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A {@code tools/call} result the sidecar writes itself ({@code isError: true}): a sentence a
+ * model can act on, the correlation id, and the machine code (DESIGN section 5).
+ */
+public final class ToolErrorResult {
+
+  public static final String META_CODE = "dev.toolgate/code";
+  public static final String META_CORRELATION_ID = "dev.toolgate/correlation-id";
+
+  private ToolErrorResult() {}
+
+  public static JsonObject of(
+      AgentErrorCode code, String sentence, String correlationId, JsonObject details) {
+    JsonObject toolgate =
+        new JsonObject().put("code", code.wireName()).put("correlationId", correlationId);
+    if (details != null) {
+      toolgate.mergeIn(details);
+    }
+    return new JsonObject()
+        .put(
+            "content",
+            new JsonArray()
+                .add(
+                    new JsonObject()
+                        .put("type", "text")
+                        .put("text", sentence + " Correlation id: " + correlationId + ".")))
+        .put("isError", true)
+        .put("structuredContent", new JsonObject().put("toolgate", toolgate))
+        .put(
+            "_meta",
+            new JsonObject().put(META_CODE, code.wireName()).put(META_CORRELATION_ID, correlationId));
+  }
+}

@@ -1,0 +1,108 @@
+package dev.toolgate.sidecar.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The sidecar's Prometheus metrics. Names start with {@code toolgate_}; labels carry only names the
+ * policy declares (tools the policy does not name share the label {@value #UNLISTED_TOOL}), so an
+ * agent cannot blow up the series count by inventing tool names.
+ *
+ * <ul>
+ *   <li>{@code toolgate_calls_total{upstream,tool,result}}: tool calls, by final result
+ *   <li>{@code toolgate_attempts_total{upstream,tool,result}}: attempts, retries included
+ *   <li>{@code toolgate_attempt_duration_seconds{upstream,tool,result}}: attempt latency histogram
+ *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
+ *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
+ *   <li>{@code toolgate_config_revision}: the revision of the policy in force
+ * </ul>
+ */
+public final class ToolgateMetrics {
+
+  public static final String UNLISTED_TOOL = "unlisted";
+
+  private final PrometheusMeterRegistry registry;
+  private final AtomicLong revision = new AtomicLong();
+
+  private ToolgateMetrics(PrometheusMeterRegistry registry) {
+    this.registry = registry;
+    Gauge.builder("toolgate.config.revision", revision, AtomicLong::get)
+        .description("Revision of the policy in force")
+        .register(registry);
+  }
+
+  public static ToolgateMetrics create() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    return new ToolgateMetrics(registry);
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** The scrape body in the Prometheus text format. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  public void attempt(String upstream, String tool, String result, long nanos) {
+    Counter.builder("toolgate.attempts")
+        .description("Attempts of tool calls against upstreams, retries included")
+        .tags("upstream", upstream, "tool", tool, "result", result)
+        .register(registry)
+        .increment();
+    Timer.builder("toolgate.attempt.duration")
+        .description("Duration of one attempt")
+        .tags("upstream", upstream, "tool", tool, "result", result)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(30))
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  public void call(String upstream, String tool, String result) {
+    Counter.builder("toolgate.calls")
+        .description("Tool calls, by final result")
+        .tags("upstream", upstream, "tool", tool, "result", result)
+        .register(registry)
+        .increment();
+  }
+
+  public void rejected(String reason) {
+    Counter.builder("toolgate.requests.rejected")
+        .description("Requests refused by the sidecar before reaching an upstream")
+        .tags("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  public void configReload(boolean applied) {
+    Counter.builder("toolgate.config.reloads")
+        .description("Configuration reloads, applied or rejected (the last good one stays)")
+        .tags("outcome", applied ? "applied" : "rejected")
+        .register(registry)
+        .increment();
+  }
+
+  public void configRevision(long value) {
+    revision.set(value);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.toolgate.sidecar.proxy;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Maps the JSON-RPC ids the sidecar uses upstream back to the agent's ids, for as long as an
+ * answer may still arrive: on the POST's own stream, on a resumed GET stream ({@code
+ * Last-Event-ID}), or on the legacy SSE stream. Also maps the agent's id to the upstream one, so
+ * the agent's {@code notifications/cancelled} reaches the right request.
+ *
+ * <p>Keys are scoped by upstream and session. Entries are removed when the answer is delivered or
+ * when they expire; {@link #expire(long)} is called from a periodic timer.
+ */
+final class IdRegistry {
+
+  /** One upstream request awaiting its answer. */
+  static final class Pending {
+    final String scope;
+    final Object clientId;
+    final String upstreamId;
+    final long expiresAtMs;
+    /** Set when the agent sent {@code notifications/cancelled} for this request. */
+    volatile boolean cancelledByAgent;
+    /** Called with the answer when it arrives on a stream other than the POST's own. */
+    volatile Consumer<io.vertx.core.json.JsonObject> onLateAnswer;
+
+    Pending(String scope, Object clientId, String upstreamId, long expiresAtMs) {
+      this.scope = scope;
+      this.clientId = clientId;
+      this.upstreamId = upstreamId;
+      this.expiresAtMs = expiresAtMs;
+    }
+  }
+
+  private final Map<String, Pending> byUpstreamId = new ConcurrentHashMap<>();
+  private final Map<String, Pending> byClientId = new ConcurrentHashMap<>();
+
+  static String scope(String upstream, String sessionId) {
+    return upstream + "|" + (sessionId == null ? "" : sessionId);
+  }
+
+  Pending register(String scope, Object clientId, String upstreamId, long expiresAtMs) {
+    Pending pending = new Pending(scope, clientId, upstreamId, expiresAtMs);
+    byUpstreamId.put(upstreamId, pending);
+    byClientId.put(scope + "|" + clientKey(clientId), pending);
+    return pending;
+  }
+
+  /** The pending request an upstream answer with this id belongs to, if the sidecar made it. */
+  Pending byUpstreamId(String upstreamId) {
+    return byUpstreamId.get(upstreamId);
+  }
+
+  Pending byClientId(String scope, Object clientId) {
+    return byClientId.get(scope + "|" + clientKey(clientId));
+  }
+
+  void remove(Pending pending) {
+    byUpstreamId.remove(pending.upstreamId, pending);
+    byClientId.remove(pending.scope + "|" + clientKey(pending.clientId), pending);
+  }
+
+  void expire(long nowMs) {
+    byUpstreamId.values().removeIf(p -> p.expiresAtMs <= nowMs);
+    byClientId.values().removeIf(p -> p.expiresAtMs <= nowMs);
+  }
+
+  int size() {
+    return byUpstreamId.size();
+  }
+
+  /** A number id and the same digits as a string are different JSON-RPC ids. */
+  private static String clientKey(Object id) {
+    return (id instanceof String ? "s:" : "n:") + id;
+  }
+}

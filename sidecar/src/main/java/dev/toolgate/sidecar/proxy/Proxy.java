@@ -1,0 +1,72 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.sidecar.evidence.EventSink;
+import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The MCP proxy: routes {@code /mcp/<upstream>} to upstreams and puts every {@code tools/call}
+ * through the attempt path. The routing is swapped whole when the configuration reloads.
+ */
+public final class Proxy {
+
+  /** Connections kept per upstream; calls beyond this wait for one. */
+  public static final int DEFAULT_POOL_SIZE = 256;
+
+  private static final long ID_EXPIRY_PERIOD_MS = 5_000;
+
+  private final Vertx vertx;
+  private final AtomicReference<Routing> routing;
+  private final UpstreamClient upstreams;
+  private final ProxyHandler handler;
+  private final long expiryTimer;
+
+  private Proxy(Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock) {
+    this.vertx = vertx;
+    this.routing = new AtomicReference<>(initial);
+    long connectTimeoutMs = initial.loaded().config().runtime().connectTimeoutMs();
+    this.upstreams =
+        new UpstreamClient(
+            vertx
+                .httpClientBuilder()
+                .with(
+                    new HttpClientOptions()
+                        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMs))
+                        .setKeepAlive(true))
+                .with(new PoolOptions().setHttp1MaxSize(DEFAULT_POOL_SIZE))
+                .build());
+    IdRegistry ids = new IdRegistry();
+    ToolCallHandler toolCalls = new ToolCallHandler(vertx, upstreams, ids, events, metrics, clock);
+    this.handler = new ProxyHandler(routing::get, upstreams, ids, toolCalls, metrics);
+    this.expiryTimer = vertx.setPeriodic(ID_EXPIRY_PERIOD_MS, t -> ids.expire(clock.millis()));
+  }
+
+  public static Proxy create(
+      Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock) {
+    return new Proxy(vertx, initial, events, metrics, clock);
+  }
+
+  public Handler<HttpServerRequest> handler() {
+    return handler;
+  }
+
+  public Routing routing() {
+    return routing.get();
+  }
+
+  public void apply(Routing next) {
+    routing.set(next);
+  }
+
+  public Future<Void> close() {
+    vertx.cancelTimer(expiryTimer);
+    return upstreams.close();
+  }
+}

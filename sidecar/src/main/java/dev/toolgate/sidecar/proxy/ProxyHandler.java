@@ -1,0 +1,344 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.sidecar.mcp.JsonRpc;
+import dev.toolgate.sidecar.mcp.McpHeaders;
+import dev.toolgate.sidecar.mcp.SseEvent;
+import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent-facing listener's request handler. Everything that is not a {@code tools/call} is
+ * relayed as is (methods, headers, status codes, bodies, SSE event by event); a {@code tools/call}
+ * goes to the {@link ToolCallHandler}. Bad input is answered with a JSON-RPC error and counted.
+ */
+final class ProxyHandler implements Handler<HttpServerRequest> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProxyHandler.class);
+  private static final String PREFIX = "/mcp/";
+
+  private final Supplier<Routing> routing;
+  private final UpstreamClient upstreams;
+  private final IdRegistry ids;
+  private final ToolCallHandler toolCalls;
+  private final ToolgateMetrics metrics;
+
+  ProxyHandler(
+      Supplier<Routing> routing,
+      UpstreamClient upstreams,
+      IdRegistry ids,
+      ToolCallHandler toolCalls,
+      ToolgateMetrics metrics) {
+    this.routing = routing;
+    this.upstreams = upstreams;
+    this.ids = ids;
+    this.toolCalls = toolCalls;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void handle(HttpServerRequest req) {
+    Routing current = routing.get();
+    String path = req.path();
+    if (!path.startsWith(PREFIX)) {
+      reject(req, 404, null, JsonRpc.UNKNOWN_UPSTREAM,
+          "Toolgate serves MCP at /mcp/<upstream>; known upstreams: " + current.knownUpstreams(),
+          "unknown_upstream");
+      return;
+    }
+    String rest = path.substring(PREFIX.length());
+    int slash = rest.indexOf('/');
+    String name = slash < 0 ? rest : rest.substring(0, slash);
+    String sub = slash < 0 ? "" : rest.substring(slash);
+    UpstreamRoute route = current.route(name);
+    if (route == null) {
+      reject(req, 404, null, JsonRpc.UNKNOWN_UPSTREAM,
+          "unknown upstream '" + name + "'; known upstreams: " + current.knownUpstreams(),
+          "unknown_upstream");
+      return;
+    }
+    if (req.method() == HttpMethod.POST) {
+      int limit = current.loaded().config().runtime().maxBodyBytes();
+      readBody(req, limit).onSuccess(body -> onPost(req, current, route, sub, body));
+    } else {
+      forward(req, route, sub, null);
+    }
+  }
+
+  private Future<Buffer> readBody(HttpServerRequest req, int limit) {
+    Promise<Buffer> promise = Promise.promise();
+    String declared = req.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (declared != null && parseLong(declared) > limit) {
+      tooLarge(req, limit);
+      return promise.future();
+    }
+    Buffer body = Buffer.buffer();
+    boolean[] exceeded = new boolean[1];
+    req.handler(
+        chunk -> {
+          if (exceeded[0]) {
+            return;
+          }
+          if (body.length() + chunk.length() > limit) {
+            exceeded[0] = true;
+            tooLarge(req, limit);
+            return;
+          }
+          body.appendBuffer(chunk);
+        });
+    req.endHandler(
+        v -> {
+          if (!exceeded[0]) {
+            promise.complete(body);
+          }
+        });
+    req.exceptionHandler(e -> LOG.debug("agent request failed while reading its body", e));
+    return promise.future();
+  }
+
+  private void tooLarge(HttpServerRequest req, int limit) {
+    req.response().putHeader(HttpHeaders.CONNECTION, "close");
+    reject(req, 413, null, JsonRpc.REQUEST_TOO_LARGE,
+        "request body exceeds the limit of " + limit + " bytes (runtime.maxBodyBytes)",
+        "body_too_large");
+  }
+
+  private void onPost(
+      HttpServerRequest req, Routing current, UpstreamRoute route, String sub, Buffer body) {
+    Object message;
+    try {
+      message = Json.decodeValue(body);
+    } catch (DecodeException e) {
+      reject(req, 400, null, JsonRpc.PARSE_ERROR, "parse error: the body is not valid JSON",
+          "malformed_json");
+      return;
+    }
+    if (message instanceof JsonObject msg) {
+      if (!headersMatchBody(req, msg)) {
+        return;
+      }
+      String method = msg.getValue("method") instanceof String m ? m : null;
+      if ("tools/call".equals(method) && JsonRpc.isRequest(msg)) {
+        toolCalls.handle(req, current, route, sub, msg);
+      } else if ("notifications/cancelled".equals(method)) {
+        forward(req, route, sub, cancellationUpstream(route, req, msg, body));
+      } else {
+        forward(req, route, sub, body);
+      }
+    } else if (message instanceof JsonArray batch) {
+      boolean hasToolCall =
+          batch.stream()
+              .anyMatch(m -> m instanceof JsonObject o && "tools/call".equals(o.getValue("method")));
+      if (hasToolCall) {
+        reject(req, 400, null, JsonRpc.INVALID_REQUEST,
+            "Toolgate does not accept tools/call inside a JSON-RPC batch; send each call alone",
+            "batched_tool_call");
+      } else {
+        forward(req, route, sub, body);
+      }
+    } else {
+      reject(req, 400, null, JsonRpc.INVALID_REQUEST,
+          "a JSON-RPC message must be an object (or, in 2025-03-26, an array)", "invalid_request");
+    }
+  }
+
+  /** 2026-07-28: the routing headers must say what the body says (never trust them over it). */
+  private boolean headersMatchBody(HttpServerRequest req, JsonObject msg) {
+    String headerMethod = req.getHeader(McpHeaders.METHOD);
+    Object method = msg.getValue("method");
+    if (headerMethod != null && method != null && !headerMethod.equals(method)) {
+      reject(req, 400, msg.getValue("id"), JsonRpc.INVALID_REQUEST,
+          "the Mcp-Method header '" + headerMethod + "' does not match the body's method '"
+              + method + "'",
+          "header_mismatch");
+      return false;
+    }
+    String headerName = req.getHeader(McpHeaders.NAME);
+    if (headerName != null && "tools/call".equals(method)) {
+      Object name = msg.getJsonObject("params", new JsonObject()).getValue("name");
+      if (!headerName.equals(name)) {
+        reject(req, 400, msg.getValue("id"), JsonRpc.INVALID_REQUEST,
+            "the Mcp-Name header '" + headerName + "' does not match the body's tool '" + name
+                + "'",
+            "header_mismatch");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The agent cancels by its own request id; upstream knows the request by the sidecar's id. */
+  private Buffer cancellationUpstream(
+      UpstreamRoute route, HttpServerRequest req, JsonObject msg, Buffer body) {
+    JsonObject params = msg.getJsonObject("params");
+    if (params == null) {
+      return body;
+    }
+    String scope = IdRegistry.scope(route.name(), req.getHeader(McpHeaders.SESSION_ID));
+    IdRegistry.Pending pending = ids.byClientId(scope, params.getValue("requestId"));
+    if (pending == null) {
+      return body;
+    }
+    pending.cancelledByAgent = true;
+    JsonObject rewritten = msg.copy();
+    rewritten.getJsonObject("params").put("requestId", pending.upstreamId);
+    return rewritten.toBuffer();
+  }
+
+  /** Relays a request upstream and its response back, transparently. */
+  private void forward(HttpServerRequest req, UpstreamRoute route, String sub, Buffer body) {
+    HttpServerResponse res = req.response();
+    upstreams
+        .open(route, req.method(), route.upstreamUri(sub, req.query()), req.headers())
+        .compose(
+            upstream -> {
+              res.closeHandler(v -> upstream.reset());
+              return body == null ? sendStreaming(req, upstream) : upstream.send(body);
+            })
+        .onSuccess(response -> relay(req, route, response))
+        .onFailure(e -> unreachable(req, route, e));
+  }
+
+  private static Future<HttpClientResponse> sendStreaming(
+      HttpServerRequest req, HttpClientRequest upstream) {
+    boolean hasBody =
+        req.getHeader(HttpHeaders.CONTENT_LENGTH) != null
+            || req.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+    return hasBody ? upstream.send(req) : upstream.send();
+  }
+
+  private void relay(HttpServerRequest req, UpstreamRoute route, HttpClientResponse response) {
+    HttpServerResponse res = req.response();
+    if (res.closed()) {
+      response.request().reset();
+      return;
+    }
+    Relay.head(response, res);
+    if (req.method() == HttpMethod.GET && Relay.isEventStream(response)) {
+      String scope = IdRegistry.scope(route.name(), req.getHeader(McpHeaders.SESSION_ID));
+      Relay.events(
+          response,
+          res,
+          event -> rewriteStreamEvent(route, scope, event),
+          clean -> {
+            if (clean) {
+              res.end();
+            } else {
+              res.reset();
+            }
+          });
+    } else {
+      Relay.bytes(response, res);
+    }
+  }
+
+  /**
+   * On a GET stream: the legacy transport's {@code endpoint} event is pointed back at the sidecar,
+   * and answers to requests the sidecar sent with its own ids (resumed or legacy streams) get the
+   * agent's id back.
+   */
+  private Buffer rewriteStreamEvent(UpstreamRoute route, String scope, SseEvent event) {
+    if ("endpoint".equals(event.type()) && event.data() != null) {
+      String local = LegacyEndpoint.rewrite(route, event.data());
+      if (local == null) {
+        LOG.warn("upstream '{}' sent a legacy endpoint on another origin; dropped it so agents "
+            + "cannot bypass the sidecar", route.name());
+        return Buffer.buffer();
+      }
+      return SseEvent.format(event.id(), event.type(), local);
+    }
+    if (!event.isMessage() || event.data().indexOf(ToolCallHandler.ID_PREFIX) < 0) {
+      return event.raw();
+    }
+    JsonObject message;
+    try {
+      message = new JsonObject(event.data());
+    } catch (DecodeException e) {
+      return event.raw();
+    }
+    if (!JsonRpc.isResponse(message) || !(message.getValue("id") instanceof String id)) {
+      return event.raw();
+    }
+    IdRegistry.Pending pending = ids.byUpstreamId(id);
+    if (pending == null) {
+      return event.raw();
+    }
+    message.put("id", pending.clientId);
+    if (pending.onLateAnswer != null) {
+      pending.onLateAnswer.accept(message);
+    }
+    ids.remove(pending);
+    return SseEvent.format(event.id(), event.type(), message.encode());
+  }
+
+  private void unreachable(HttpServerRequest req, UpstreamRoute route, Throwable e) {
+    LOG.debug("upstream '{}' unreachable", route.name(), e);
+    if (req.response().headWritten()) {
+      req.response().reset();
+      return;
+    }
+    reject(req, 502, null, JsonRpc.UPSTREAM_UNAVAILABLE,
+        "upstream '" + route.name() + "' is unreachable: " + ToolCallHandler.describe(e),
+        "upstream_unavailable");
+  }
+
+  private void reject(
+      HttpServerRequest req, int status, Object id, int code, String message, String reason) {
+    metrics.rejected(reason);
+    HttpServerResponse res = req.response();
+    if (res.ended() || res.closed()) {
+      return;
+    }
+    res.setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+        .end(JsonRpc.error(id, code, message));
+  }
+
+  private static long parseLong(String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** Where the legacy HTTP+SSE transport tells the agent to POST. */
+  static final class LegacyEndpoint {
+    private LegacyEndpoint() {}
+
+    /**
+     * The sidecar path that leads to the endpoint the upstream announced, or null when that
+     * endpoint is on another origin.
+     */
+    static String rewrite(UpstreamRoute route, String endpoint) {
+      URI resolved = route.url().resolve(endpoint.trim());
+      URI origin = route.origin();
+      int port = resolved.getPort() > 0 ? resolved.getPort()
+          : "https".equals(resolved.getScheme()) ? 443 : 80;
+      if (!origin.getHost().equalsIgnoreCase(resolved.getHost()) || origin.getPort() != port
+          || !origin.getScheme().equals(resolved.getScheme())) {
+        return null;
+      }
+      String path = resolved.getRawPath() == null || resolved.getRawPath().isEmpty()
+          ? "/" : resolved.getRawPath();
+      String query = resolved.getRawQuery();
+      return route.proxyPath() + path + (query == null ? "" : "?" + query);
+    }
+  }
+}

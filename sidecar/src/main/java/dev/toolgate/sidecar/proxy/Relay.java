@@ -1,0 +1,97 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.sidecar.mcp.SseEvent;
+import dev.toolgate.sidecar.mcp.SseParser;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.function.Function;
+
+/**
+ * Copies an upstream response to the agent as it arrives, with backpressure: when the agent reads
+ * slower than the upstream writes, the upstream is paused.
+ */
+final class Relay {
+
+  private Relay() {}
+
+  /** Sets the agent's status and headers from the upstream response. */
+  static void head(HttpClientResponse from, HttpServerResponse to) {
+    to.setStatusCode(from.statusCode());
+    if (from.statusMessage() != null) {
+      to.setStatusMessage(from.statusMessage());
+    }
+    Hop.copy(from.headers(), to.headers());
+  }
+
+  static boolean isEventStream(HttpClientResponse response) {
+    String type = response.getHeader(HttpHeaders.CONTENT_TYPE);
+    return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
+  }
+
+  static boolean isJson(HttpClientResponse response) {
+    String type = response.getHeader(HttpHeaders.CONTENT_TYPE);
+    return type != null && type.regionMatches(true, 0, "application/json", 0, 16);
+  }
+
+  /**
+   * Streams the body byte for byte. When the upstream breaks off mid-body the agent's connection
+   * is reset too, so it sees a truncated response rather than a clean end.
+   */
+  static void bytes(HttpClientResponse from, HttpServerResponse to) {
+    String length = from.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (length != null) {
+      to.putHeader(HttpHeaders.CONTENT_LENGTH, length);
+    } else if (hasBody(from.statusCode())) {
+      to.setChunked(true);
+    }
+    from.pipeTo(to).onFailure(e -> to.reset());
+  }
+
+  /**
+   * Streams server-sent events one by one, each through {@code transform} (which returns the bytes
+   * to send, or the event's own raw bytes to forward it unchanged). {@code onEnd} learns whether
+   * the upstream ended the stream cleanly.
+   */
+  static void events(
+      HttpClientResponse from,
+      HttpServerResponse to,
+      Function<SseEvent, Buffer> transform,
+      Handler<Boolean> onEnd) {
+    to.setChunked(true);
+    SseParser parser =
+        new SseParser(
+            event -> {
+              Buffer out = transform.apply(event);
+              if (out != null && !to.closed()) {
+                to.write(out);
+                if (to.writeQueueFull()) {
+                  from.pause();
+                  to.drainHandler(v -> from.resume());
+                }
+              }
+            });
+    boolean[] done = new boolean[1];
+    from.handler(parser::feed);
+    from.endHandler(
+        v -> {
+          if (!done[0]) {
+            done[0] = true;
+            onEnd.handle(true);
+          }
+        });
+    from.exceptionHandler(
+        e -> {
+          if (!done[0]) {
+            done[0] = true;
+            onEnd.handle(false);
+          }
+        });
+  }
+
+  private static boolean hasBody(int status) {
+    return status != 204 && status != 304 && !(status >= 100 && status < 200);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.policy.model.Upstream;
+import java.net.URI;
+
+/**
+ * Where {@code /mcp/<name>} leads. The exact path goes to the upstream's URL; a sub-path {@code
+ * /mcp/<name>/<rest>} goes to {@code <rest>} on the upstream's origin, which is how the legacy
+ * HTTP+SSE transport's message endpoint is reached through the sidecar.
+ */
+record UpstreamRoute(String name, boolean ssl, String host, int port, String path, String query) {
+
+  static UpstreamRoute of(Upstream upstream) {
+    URI uri = URI.create(upstream.url());
+    boolean ssl = "https".equals(uri.getScheme());
+    int port = uri.getPort() > 0 ? uri.getPort() : ssl ? 443 : 80;
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    return new UpstreamRoute(upstream.name(), ssl, uri.getHost(), port, path, uri.getRawQuery());
+  }
+
+  /** The proxy path agents use for this upstream. */
+  String proxyPath() {
+    return "/mcp/" + name;
+  }
+
+  /**
+   * The upstream request URI (path and query) for a proxy request.
+   *
+   * @param rest what follows {@code /mcp/<name>}: empty, or a path starting with '/'
+   * @param query the proxy request's raw query, or null
+   */
+  String upstreamUri(String rest, String query) {
+    String p = rest.isEmpty() ? path : rest;
+    String q = rest.isEmpty() ? join(this.query, query) : query;
+    return q == null ? p : p + "?" + q;
+  }
+
+  /** The origin as a client would write it, for resolving relative endpoint URLs. */
+  URI origin() {
+    return URI.create((ssl ? "https" : "http") + "://" + host + ":" + port + "/");
+  }
+
+  URI url() {
+    return origin().resolve(query == null ? path : path + "?" + query);
+  }
+
+  private static String join(String a, String b) {
+    if (a == null || a.isEmpty()) {
+      return b;
+    }
+    if (b == null || b.isEmpty()) {
+      return a;
+    }
+    return a + "&" + b;
+  }
+}
