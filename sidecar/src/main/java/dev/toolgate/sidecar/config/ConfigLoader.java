@@ -49,7 +49,7 @@ public final class ConfigLoader {
 
   /** The sidecar's own fields, read apart from the policy's. */
   private record Deployment(
-      long revision, ListenAddress listen, ListenAddress admin, RuntimeOptions runtime) {}
+      Long revision, ListenAddress listen, ListenAddress admin, RuntimeOptions runtime) {}
 
   private final Clock clock;
 
@@ -89,7 +89,7 @@ public final class ConfigLoader {
       Policy policy = YAML.treeToValue(root, Policy.class);
       config =
           new SidecarConfig(
-              deployment.revision(),
+              deployment.revision() == null ? 0 : deployment.revision(),
               deployment.listen(),
               deployment.admin(),
               deployment.runtime(),
@@ -104,6 +104,9 @@ public final class ConfigLoader {
     List<String> problems = new ArrayList<>();
     for (Violation v : PolicyValidator.validate(config.policy())) {
       problems.add(v.toString());
+    }
+    if (config.revision() < 0) {
+      problems.add("revision: must be >= 0, was " + config.revision());
     }
     listen("listen", config.listen(), problems);
     listen("admin", config.admin(), problems);

@@ -328,11 +328,12 @@ final class ToolCallHandler {
       if (finished || answered) {
         return;
       }
+      // Recorded first, and the id mapping kept: a 2025 agent may resume the stream with
+      // Last-Event-ID, and the answer must then carry the agent's id.
+      record(ResultClass.CANCELLED, 0, null, null);
       if (upstreamRequest != null) {
         upstreamRequest.reset();
       }
-      // Keep the id mapping: a 2025 agent may resume the stream with Last-Event-ID.
-      record(ResultClass.CANCELLED, 0, null, null);
     }
 
     /** Answers the agent with a tool result the sidecar wrote, on the stream if one is open. */

@@ -1,0 +1,138 @@
+package dev.toolgate.sidecar.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.toolgate.policy.model.Effect;
+import dev.toolgate.policy.model.Fallback;
+import dev.toolgate.policy.outcome.ResultClass;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-30T08:00:00Z");
+  private final ConfigLoader loader = new ConfigLoader(Clock.fixed(NOW, ZoneOffset.UTC));
+
+  private static final String MINIMAL =
+      """
+      upstreams:
+        - {name: api, url: "http://127.0.0.1:8080/mcp"}
+      """;
+
+  private LoadedConfig parse(String yaml) throws ConfigException {
+    return loader.parse("test.yaml", yaml.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private ConfigException failure(String yaml) {
+    try {
+      parse(yaml);
+    } catch (ConfigException e) {
+      return e;
+    }
+    throw new AssertionError("expected the configuration to be refused");
+  }
+
+  @Test
+  void loadsTheDemoConfigurationWithSeed000sPolicy() throws Exception {
+    LoadedConfig loaded = loader.load(Path.of("../examples/sidecar-demo.yaml"));
+
+    var policy = loaded.config().policy();
+    assertThat(loaded.config().revision()).isEqualTo(1);
+    assertThat(loaded.config().listen().port()).isEqualTo(15000);
+    assertThat(policy.budget().backendMs()).isEqualTo(7000);
+    var get = policy.rule("deployment-api", "get_deployment_job");
+    assertThat(get.retry().retryOn())
+        .containsExactly(
+            ResultClass.TRANSPORT_UNAVAILABLE, ResultClass.BACKEND_429, ResultClass.BACKEND_503);
+    assertThat(get.breaker().fallback()).isEqualTo(Fallback.READ_ONLY_DEGRADED_RESPONSE);
+    assertThat(policy.rule("deployment-api", "restart_deployment_job").effect())
+        .isEqualTo(Effect.IDEMPOTENT_WRITE);
+    assertThat(loaded.hash()).hasSize(64);
+    assertThat(loaded.loadedAt()).isEqualTo(NOW);
+  }
+
+  @Test
+  void appliesLoopbackAndDefaultPortsWhenListenIsAbsent() throws Exception {
+    SidecarConfig config = parse(MINIMAL).config();
+
+    assertThat(config.listen()).isEqualTo(new ListenAddress("127.0.0.1", 15000));
+    assertThat(config.admin()).isEqualTo(new ListenAddress("127.0.0.1", 15020));
+    assertThat(config.runtime().maxBodyBytes()).isEqualTo(RuntimeOptions.DEFAULT_MAX_BODY_BYTES);
+  }
+
+  @Test
+  void namesAnUnknownFieldItsParentAndTheKnownFields() {
+    ConfigException e =
+        failure(MINIMAL + "tools:\n  - {name: t, upstream: api, retyr: {maxAttempts: 2}}\n");
+
+    assertThat(e.problems())
+        .singleElement()
+        .asString()
+        .startsWith("tools[0]: unknown field 'retyr'; known fields: [approval, breaker, effect,");
+  }
+
+  @Test
+  void listsTheAcceptedValuesOfABadEnum() {
+    ConfigException e = failure(MINIMAL + "tools:\n  - {name: t, upstream: api, effect: write}\n");
+
+    assertThat(e.problems())
+        .containsExactly(
+            "tools[0].effect: 'write' is not a valid Effect; accepted: read_only, expensive_read,"
+                + " idempotent_write, non_idempotent_write");
+  }
+
+  @Test
+  void namesABadNumberAndItsField() {
+    ConfigException e = failure(MINIMAL + "budget: {backendMs: soon}\n");
+
+    assertThat(e.problems()).containsExactly("budget.backendMs: 'soon' is not a valid whole number");
+  }
+
+  @Test
+  void refusesAnUnknownRetryClassNamingIt() {
+    ConfigException e =
+        failure(MINIMAL + "tools:\n  - {name: t, upstream: api, effect: read_only,"
+            + " retry: {maxAttempts: 2, retryOn: [backend_418]}}\n");
+
+    assertThat(e.problems()).singleElement().asString()
+        .startsWith("tools[0].retry.retryOn[0]: unknown result class 'backend_418'");
+  }
+
+  @Test
+  void reportsEveryPolicyViolationAtOnce() {
+    ConfigException e =
+        failure(MINIMAL + "budget: {transportMs: 5000, backendMs: 6000}\nlisten: {port: 70000}\n");
+
+    assertThat(e.problems())
+        .containsExactly(
+            "budget.backendMs: an inner timeout must expire before the outer one:"
+                + " budget.backendMs (6000) must be < budget.transportMs (5000)",
+            "listen.port: must be in [0, 65535], was 70000");
+    assertThat(e.getMessage()).startsWith("test.yaml: ");
+  }
+
+  @Test
+  void pointsAtTheLineOfAYamlSyntaxError() {
+    ConfigException e = failure("upstreams:\n  - name: api\n   url: [unclosed\n");
+
+    assertThat(e.problems()).singleElement().asString().startsWith("not valid YAML (line ");
+  }
+
+  @Test
+  void refusesAnEmptyFileAndAScalar() {
+    assertThat(failure("  \n").problems()).containsExactly("the file is empty");
+    assertThat(failure("just text").problems())
+        .containsExactly("the file must be a YAML mapping of fields");
+  }
+
+  @Test
+  void givesTheSameHashToTheSameBytes() throws Exception {
+    assertThat(parse(MINIMAL).hash()).isEqualTo(parse(MINIMAL).hash());
+    assertThat(parse(MINIMAL).hash()).isNotEqualTo(parse(MINIMAL + "revision: 2\n").hash());
+  }
+}

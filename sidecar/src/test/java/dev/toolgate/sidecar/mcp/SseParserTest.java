@@ -1,0 +1,77 @@
+package dev.toolgate.sidecar.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SseParserTest {
+
+  private final List<SseEvent> events = new ArrayList<>();
+  private final SseParser parser = new SseParser(events::add);
+
+  @Test
+  void readsIdsEventTypesAndMultiLineData() {
+    parser.feed(Buffer.buffer("id: 7\nevent: message\ndata: {\"a\":\ndata: 1}\n\n"));
+
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.id()).isEqualTo("7");
+      assertThat(e.type()).isEqualTo("message");
+      assertThat(e.data()).isEqualTo("{\"a\":\n1}");
+      assertThat(e.isMessage()).isTrue();
+    });
+  }
+
+  @Test
+  void emitsEachEventAsSoonAsItsBlankLineArrivesEvenWhenSplitAcrossChunks() {
+    parser.feed(Buffer.buffer("data: one\n"));
+    assertThat(events).isEmpty();
+    parser.feed(Buffer.buffer("\nda"));
+    assertThat(events).extracting(SseEvent::data).containsExactly("one");
+    parser.feed(Buffer.buffer("ta: two\n\n"));
+    assertThat(events).extracting(SseEvent::data).containsExactly("one", "two");
+  }
+
+  @Test
+  void keepsTheRawBytesOfCommentsPrimingEventsAndRetryFields() {
+    String stream = "id: s1:0\nretry: 500\ndata: \n\n: keep-alive\n\n";
+
+    parser.feed(Buffer.buffer(stream));
+
+    assertThat(events).hasSize(2);
+    assertThat(events.get(0).raw().toString()).isEqualTo("id: s1:0\nretry: 500\ndata: \n\n");
+    assertThat(events.get(0).isMessage()).isFalse();
+    assertThat(events.get(1).raw().toString()).isEqualTo(": keep-alive\n\n");
+    assertThat(events.get(1).data()).isNull();
+  }
+
+  @Test
+  void acceptsCrLfAndLoneCrLineEndings() {
+    parser.feed(Buffer.buffer("data: crlf\r\n\r\n"));
+    parser.feed(Buffer.buffer("data: cr\r\r"));
+    parser.feed(Buffer.buffer("data: next\n\n"));
+
+    assertThat(events).extracting(SseEvent::data).containsExactly("crlf", "cr", "next");
+    assertThat(events.get(0).raw().toString()).isEqualTo("data: crlf\r\n\r\n");
+  }
+
+  @Test
+  void holdsBackAnIncompleteEvent() {
+    parser.feed(Buffer.buffer("data: cut off"));
+
+    assertThat(events).isEmpty();
+    assertThat(parser.bufferedBytes()).isEqualTo(13);
+  }
+
+  @Test
+  void formatsANewEventThatParsesBackToTheSameFields() {
+    parser.feed(SseEvent.format("9", "message", "line1\nline2"));
+
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.id()).isEqualTo("9");
+      assertThat(e.data()).isEqualTo("line1\nline2");
+    });
+  }
+}

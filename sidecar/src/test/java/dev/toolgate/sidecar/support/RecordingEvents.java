@@ -1,0 +1,24 @@
+package dev.toolgate.sidecar.support;
+
+import dev.toolgate.sidecar.evidence.AttemptEvent;
+import dev.toolgate.sidecar.evidence.EventSink;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Keeps every attempt event the sidecar emits, for assertions. */
+public final class RecordingEvents implements EventSink {
+  private final List<AttemptEvent> events = new CopyOnWriteArrayList<>();
+
+  @Override
+  public void accept(AttemptEvent event) {
+    events.add(event);
+  }
+
+  public List<AttemptEvent> all() {
+    return List.copyOf(events);
+  }
+
+  public List<AttemptEvent> forTool(String tool) {
+    return events.stream().filter(e -> e.tool().equals(tool)).toList();
+  }
+}

@@ -1,0 +1,151 @@
+package dev.toolgate.sidecar.support;
+
+import dev.toolgate.demo.DemoBackend;
+import dev.toolgate.demo.DemoBackendOptions;
+import dev.toolgate.sidecar.Sidecar;
+import dev.toolgate.sidecar.SidecarOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A sidecar on loopback (ports chosen at run time) in front of the demo backend, configured from
+ * the demo configuration in {@code examples/} with extra upstreams, plus a plain HTTP client.
+ */
+public final class SidecarFixture implements AutoCloseable {
+
+  public static final String API = "deployment-api";
+  public static final String ACCEPT_BOTH = "application/json, text/event-stream";
+  private static final Path DEMO_CONFIG = Path.of("../examples/sidecar-demo.yaml");
+
+  public final Vertx vertx = Vertx.vertx();
+  public final RecordingEvents events = new RecordingEvents();
+  public final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  public final DemoBackend backend;
+  public final Path configFile;
+  public final Sidecar sidecar;
+
+  private SidecarFixture(Path dir, Map<String, String> extraUpstreams, String extraYaml)
+      throws Exception {
+    backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
+    configFile = dir.resolve("sidecar.yaml");
+    Files.writeString(configFile, config(backend.mcpUrl(), extraUpstreams, extraYaml, 1));
+    sidecar =
+        Sidecar.start(vertx, new SidecarOptions(configFile, events, Clock.systemUTC()))
+            .await(20, TimeUnit.SECONDS);
+  }
+
+  public static SidecarFixture start(Path dir) throws Exception {
+    return new SidecarFixture(dir, Map.of(), "");
+  }
+
+  public static SidecarFixture start(Path dir, Map<String, String> extraUpstreams, String extraYaml)
+      throws Exception {
+    return new SidecarFixture(dir, new LinkedHashMap<>(extraUpstreams), extraYaml);
+  }
+
+  /** The demo configuration with loopback ports from 0, the given upstreams and extra fields. */
+  public static String config(
+      String backendUrl, Map<String, String> extraUpstreams, String extraYaml, long revision)
+      throws IOException {
+    String yaml =
+        Files.readString(DEMO_CONFIG)
+            .replace("http://127.0.0.1:18080/mcp", backendUrl)
+            .replace("port: 15000", "port: 0")
+            .replace("port: 15020", "port: 0")
+            .replace("revision: 1", "revision: " + revision);
+    StringBuilder upstreams = new StringBuilder("upstreams:\n");
+    extraUpstreams.forEach(
+        (name, url) -> upstreams.append("  - {name: ").append(name).append(", url: \"")
+            .append(url).append("\"}\n"));
+    return yaml.replace("upstreams:\n", upstreams.toString()) + extraYaml;
+  }
+
+  /** A loopback URL where nothing listens. */
+  public static String deadUrl() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return "http://127.0.0.1:" + socket.getLocalPort() + "/mcp";
+    }
+  }
+
+  public String url(String upstream) {
+    return sidecar.mcpUrl(upstream);
+  }
+
+  public String adminUrl(String path) {
+    return "http://127.0.0.1:" + sidecar.adminPort() + path;
+  }
+
+  public HttpRequest.Builder post(String upstream, String body) {
+    return HttpRequest.newBuilder(URI.create(url(upstream)))
+        .timeout(Duration.ofSeconds(20))
+        .header("Content-Type", "application/json")
+        .header("Accept", ACCEPT_BOTH)
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  public HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  /** Initializes an MCP session on an upstream; returns its session id. */
+  public String initialize(String upstream) throws Exception {
+    HttpResponse<String> response =
+        send(post(upstream, """
+            {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",
+             "capabilities":{},"clientInfo":{"name":"it","version":"1"}}}"""));
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("initialize failed: " + response.statusCode() + " " + response.body());
+    }
+    String session = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    send(post(upstream, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+        .header("Mcp-Session-Id", session));
+    return session;
+  }
+
+  public static String toolCall(Object id, String tool, String argumentsJson, String metaJson) {
+    return new JsonObject()
+        .put("jsonrpc", "2.0")
+        .put("id", id)
+        .put("method", "tools/call")
+        .put(
+            "params",
+            new JsonObject()
+                .put("name", tool)
+                .put("arguments", new JsonObject(argumentsJson))
+                .put("_meta", metaJson == null ? null : new JsonObject(metaJson)))
+        .encode()
+        .replace(",\"_meta\":null", "");
+  }
+
+  public String admin(String path) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create(adminUrl(path))).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      sidecar.close().await(10, TimeUnit.SECONDS);
+      backend.close().await(10, TimeUnit.SECONDS);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+}
