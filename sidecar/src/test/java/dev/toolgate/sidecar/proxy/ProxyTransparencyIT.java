@@ -56,7 +56,7 @@ class ProxyTransparencyIT {
     assertThat(answer.getValue("id")).isEqualTo("agent-7");
     assertThat(answer.getJsonObject("result").getJsonObject("structuredContent").getString("job_id"))
         .isEqualTo("j1");
-    AttemptEvent event = f.events.forTool("get_deployment_job").get(0);
+    AttemptEvent event = f.events.first("get_deployment_job");
     assertThat(event.upstreamRequestId()).startsWith("tg-").isNotEqualTo("agent-7");
     assertThat(event.result()).isEqualTo("success");
     assertThat(event.attempt()).isEqualTo(1);

@@ -18,6 +18,14 @@ public final class RecordingEvents implements EventSink {
     return List.copyOf(events);
   }
 
+  /** The first event of a tool, waiting for it: events are written just after the answer. */
+  public AttemptEvent first(String tool) {
+    return org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> forTool(tool), list -> !list.isEmpty())
+        .get(0);
+  }
+
   public List<AttemptEvent> forTool(String tool) {
     return events.stream().filter(e -> e.tool().equals(tool)).toList();
   }
