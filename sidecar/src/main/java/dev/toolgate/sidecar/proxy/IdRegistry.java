@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.proxy;
 
+import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -23,8 +24,30 @@ final class IdRegistry {
     final long expiresAtMs;
     /** Set when the agent sent {@code notifications/cancelled} for this request. */
     volatile boolean cancelledByAgent;
-    /** Called with the answer when it arrives on a stream other than the POST's own. */
-    volatile Consumer<io.vertx.core.json.JsonObject> onLateAnswer;
+
+    private Consumer<JsonObject> onStreamAnswer;
+    private JsonObject streamAnswer;
+
+    /**
+     * The answer arrived on a stream other than the POST's own (a resumed or legacy stream). It may
+     * come before the POST's own response, so it is kept until someone listens.
+     */
+    synchronized void deliver(JsonObject answer) {
+      if (onStreamAnswer != null) {
+        onStreamAnswer.accept(answer);
+      } else {
+        streamAnswer = answer;
+      }
+    }
+
+    /** Listens for an answer on another stream; called at once if it already came. */
+    synchronized void onStreamAnswer(Consumer<JsonObject> listener) {
+      if (streamAnswer != null) {
+        listener.accept(streamAnswer);
+      } else {
+        onStreamAnswer = listener;
+      }
+    }
 
     Pending(String scope, Object clientId, String upstreamId, long expiresAtMs) {
       this.scope = scope;

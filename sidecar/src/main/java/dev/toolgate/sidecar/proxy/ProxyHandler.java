@@ -77,6 +77,10 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       int limit = current.loaded().config().runtime().maxBodyBytes();
       readBody(req, limit).onSuccess(body -> onPost(req, current, route, sub, body));
     } else {
+      if (hasBody(req)) {
+        // Held until the upstream request is open, then streamed into it.
+        req.pause();
+      }
       forward(req, route, sub, null);
     }
   }
@@ -217,10 +221,13 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
 
   private static Future<HttpClientResponse> sendStreaming(
       HttpServerRequest req, HttpClientRequest upstream) {
-    boolean hasBody =
-        req.getHeader(HttpHeaders.CONTENT_LENGTH) != null
-            || req.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
-    return hasBody ? upstream.send(req) : upstream.send();
+    return hasBody(req) ? upstream.send(req) : upstream.send();
+  }
+
+  private static boolean hasBody(HttpServerRequest req) {
+    String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return (length != null && parseLong(length) != 0)
+        || req.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
   }
 
   private void relay(HttpServerRequest req, UpstreamRoute route, HttpClientResponse response) {
@@ -280,10 +287,8 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       return event.raw();
     }
     message.put("id", pending.clientId);
-    if (pending.onLateAnswer != null) {
-      pending.onLateAnswer.accept(message);
-    }
     ids.remove(pending);
+    pending.deliver(message);
     return SseEvent.format(event.id(), event.type(), message.encode());
   }
 

@@ -214,6 +214,12 @@ final class ToolCallHandler {
                 JsonObject answer = parseAnswer(body);
                 Relay.head(response, res);
                 res.headers().remove(HttpHeaders.CONTENT_LENGTH);
+                if (answer == null && body.length() == 0) {
+                  // Legacy servers may accept with an empty 200: the answer comes on the stream.
+                  deferToStream(response.statusCode());
+                  res.end();
+                  return;
+                }
                 if (answer == null) {
                   res.end(body);
                   finish(ResultClass.PROTOCOL_ERROR, response.statusCode(), null);
@@ -256,10 +262,14 @@ final class ToolCallHandler {
 
     /** Legacy HTTP+SSE: the POST is accepted and the answer comes on the agent's GET stream. */
     private void awaitOnStream(HttpClientResponse response) {
-      pending.onLateAnswer = answer -> finish(classify(answer), 202, answer);
-      answered = true;
+      deferToStream(response.statusCode());
       Relay.head(response, res);
       Relay.bytes(response, res);
+    }
+
+    private void deferToStream(int status) {
+      answered = true;
+      pending.onStreamAnswer(answer -> finish(classify(answer), status, answer));
     }
 
     private void backendFailure(HttpClientResponse response) {

@@ -33,7 +33,11 @@ final class UpstreamClient {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap();
     Hop.copyRequest(agentHeaders, headers);
     options.setHeaders(headers);
-    return http.request(options);
+    try {
+      return http.request(options);
+    } catch (IllegalStateException closing) {
+      return Future.failedFuture(closing);
+    }
   }
 
   Future<Void> close() {
