@@ -149,7 +149,13 @@ final class DemoServer implements DemoBackend {
                 jsonError(req.response(), 400, null, -32700, "parse error");
                 return;
               }
-              onMessage(req, msg);
+              try {
+                onMessage(req, msg);
+              } catch (RuntimeException e) {
+                if (!req.response().ended()) {
+                  jsonError(req.response(), 500, msg.getValue("id"), -32603, "internal error: " + e);
+                }
+              }
             });
   }
 
@@ -166,7 +172,8 @@ final class DemoServer implements DemoBackend {
     String sessionId = req.getHeader("Mcp-Session-Id");
     if ("initialize".equals(method)) {
       String requested = msg.getJsonObject("params", new JsonObject()).getString("protocolVersion");
-      String agreed = VERSIONS.contains(requested) ? requested : LATEST_SESSION_VERSION;
+      String agreed =
+          requested != null && VERSIONS.contains(requested) ? requested : LATEST_SESSION_VERSION;
       String newSession = UUID.randomUUID().toString();
       sessions.put(newSession, agreed);
       res.putHeader("Mcp-Session-Id", newSession);

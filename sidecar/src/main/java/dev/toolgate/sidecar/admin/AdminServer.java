@@ -20,6 +20,8 @@ import java.net.URISyntaxException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admin listener: {@code /healthz} (the process serves), {@code /readyz} (routing and
@@ -29,6 +31,7 @@ import java.util.function.Supplier;
  */
 public final class AdminServer {
 
+  private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What {@code /readyz} reports. */
@@ -75,6 +78,17 @@ public final class AdminServer {
   }
 
   private void handle(HttpServerRequest req) {
+    try {
+      route(req);
+    } catch (RuntimeException e) {
+      LOG.error("admin request {} failed", req.path(), e);
+      if (!req.response().ended()) {
+        json(req, 500, new JsonObject().put("error", e.toString()));
+      }
+    }
+  }
+
+  private void route(HttpServerRequest req) {
     if (req.method() != HttpMethod.GET && req.method() != HttpMethod.HEAD) {
       req.response().setStatusCode(405).putHeader(HttpHeaders.ALLOW, "GET, HEAD").end();
       return;

@@ -134,7 +134,7 @@ public final class SidecarFixture implements AutoCloseable {
 
   public String admin(String path) throws Exception {
     return http.send(
-            HttpRequest.newBuilder(URI.create(adminUrl(path))).build(),
+            HttpRequest.newBuilder(URI.create(adminUrl(path))).timeout(Duration.ofSeconds(10)).build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
   }
