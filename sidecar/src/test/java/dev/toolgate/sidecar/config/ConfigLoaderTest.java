@@ -39,7 +39,7 @@ class ConfigLoaderTest {
 
   @Test
   void loadsTheDemoConfigurationWithSeed000sPolicy() throws Exception {
-    LoadedConfig loaded = loader.load(Path.of("../examples/sidecar-demo.yaml"));
+    LoadedConfig loaded = loader.load(Path.of("../e2e/demo/sidecar.yaml"));
 
     var policy = loaded.config().policy();
     assertThat(loaded.config().revision()).isEqualTo(1);

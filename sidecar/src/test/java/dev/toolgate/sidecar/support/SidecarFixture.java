@@ -29,7 +29,7 @@ public final class SidecarFixture implements AutoCloseable {
 
   public static final String API = "deployment-api";
   public static final String ACCEPT_BOTH = "application/json, text/event-stream";
-  private static final Path DEMO_CONFIG = Path.of("../examples/sidecar-demo.yaml");
+  private static final Path DEMO_CONFIG = Path.of("../e2e/demo/sidecar.yaml");
 
   public final Vertx vertx = Vertx.vertx();
   public final RecordingEvents events = new RecordingEvents();
