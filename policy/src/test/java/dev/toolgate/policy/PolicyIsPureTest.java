@@ -30,7 +30,7 @@ class PolicyIsPureTest {
     noClasses()
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("java.io..", "java.nio..", "java.net.http..")
+        .resideInAnyPackage("java.nio.file..", "java.nio.channels..", "java.net.http..")
         .orShould()
         .callMethod(System.class, "currentTimeMillis")
         .check(policy);

@@ -34,7 +34,7 @@ public final class PolicyValidator {
 
   /** Key components that are not JSON pointers into the arguments. */
   public static final Set<String> NAMED_KEY_COMPONENTS =
-      Set.of("intent_id", "approval_id", "environment", "tool", "session_id");
+      Set.of("intent_id", "approval_id", "tool", "session_id");
 
   private PolicyValidator() {}
 

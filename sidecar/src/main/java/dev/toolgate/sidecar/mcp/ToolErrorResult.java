@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.mcp;
 
+import dev.toolgate.policy.outcome.AgentCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -15,7 +16,7 @@ public final class ToolErrorResult {
   private ToolErrorResult() {}
 
   public static JsonObject of(
-      AgentErrorCode code, String sentence, String correlationId, JsonObject details) {
+      AgentCode code, String sentence, String correlationId, JsonObject details) {
     JsonObject toolgate =
         new JsonObject().put("code", code.wireName()).put("correlationId", correlationId);
     if (details != null) {

@@ -7,7 +7,7 @@ import dev.toolgate.policy.outcome.ResultClassifier;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.EventSink;
-import dev.toolgate.sidecar.mcp.AgentErrorCode;
+import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.mcp.SseEvent;
@@ -277,10 +277,10 @@ final class ToolCallHandler {
       String retryAfter = response.getHeader(McpHeaders.RETRY_AFTER);
       response.body();
       ResultClass result = ResultClassifier.ofHttpStatus(status);
-      AgentErrorCode code =
+      AgentCode code =
           status == 429
-              ? AgentErrorCode.BACKEND_429
-              : status == 503 ? AgentErrorCode.BACKEND_503 : AgentErrorCode.BACKEND_ERROR;
+              ? AgentCode.BACKEND_429
+              : status == 503 ? AgentCode.BACKEND_503 : AgentCode.BACKEND_ERROR;
       JsonObject details = new JsonObject().put("httpStatus", status);
       if (retryAfter != null) {
         details.put("retryAfter", retryAfter);
@@ -299,7 +299,7 @@ final class ToolCallHandler {
         return;
       }
       answerWithError(
-          AgentErrorCode.UPSTREAM_UNAVAILABLE,
+          AgentCode.UPSTREAM_UNAVAILABLE,
           "Toolgate could not reach upstream '" + route.name() + "' (" + describe(e)
               + "); " + tool + " was not executed.",
           null);
@@ -311,7 +311,7 @@ final class ToolCallHandler {
         return;
       }
       answerWithError(
-          AgentErrorCode.UPSTREAM_CLOSED,
+          AgentCode.UPSTREAM_CLOSED,
           "Upstream '" + route.name() + "' closed the stream before answering " + tool
               + "; whether it ran is unknown.",
           null);
@@ -327,7 +327,7 @@ final class ToolCallHandler {
         upstreamRequest.reset();
       }
       answerWithError(
-          AgentErrorCode.TIMEOUT,
+          AgentCode.TIMEOUT,
           "The attempt at " + tool + " on '" + route.name() + "' timed out; whether it ran is"
               + " unknown.",
           new JsonObject().put("timeoutLayer", "attempt"));
@@ -347,7 +347,7 @@ final class ToolCallHandler {
     }
 
     /** Answers the agent with a tool result the sidecar wrote, on the stream if one is open. */
-    private void answerWithError(AgentErrorCode code, String sentence, JsonObject details) {
+    private void answerWithError(AgentCode code, String sentence, JsonObject details) {
       if (res.ended() || res.closed()) {
         return;
       }

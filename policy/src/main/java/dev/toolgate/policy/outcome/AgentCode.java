@@ -1,0 +1,39 @@
+package dev.toolgate.policy.outcome;
+
+import java.util.Locale;
+
+/**
+ * The machine code of a call the sidecar answered itself (DESIGN section 5), in the result's
+ * {@code structuredContent.toolgate.code} and {@code _meta["dev.toolgate/code"]}: what an agent
+ * runtime branches on.
+ */
+public enum AgentCode {
+  /** The kill switch blocks writes; reads still work. */
+  WRITES_BLOCKED,
+  /** The tool needs a human's approval token; none valid was given. */
+  APPROVAL_REQUIRED,
+  /** The policy refuses the call as made (e.g. a write whose idempotency key cannot be derived). */
+  POLICY_DENIED,
+  /** The same write is already running. */
+  DUPLICATE_IN_FLIGHT,
+  /** A write reached the backend and its outcome is unknown; it was looked up, not retried. */
+  AMBIGUOUS_WRITE,
+  /** A budget layer expired before the answer. */
+  TIMEOUT,
+  /** No budget was left to start an attempt. */
+  BUDGET_EXHAUSTED,
+  /** The upstream could not be reached; nothing was executed. */
+  UPSTREAM_UNAVAILABLE,
+  /** The upstream closed the stream before answering; the call's outcome is unknown. */
+  UPSTREAM_CLOSED,
+  /** The backend answered 429. */
+  BACKEND_429,
+  /** The backend answered 503. */
+  BACKEND_503,
+  /** The backend answered another 5xx. */
+  BACKEND_ERROR;
+
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
