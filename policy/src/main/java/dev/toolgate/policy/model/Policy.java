@@ -14,6 +14,9 @@ import java.util.Optional;
  * @param upstreams the MCP servers, by name
  * @param quotas per-session quotas
  * @param tools the rules of the tools the policy names
+ * @param retryBudget the sidecar-wide limit on retries
+ * @param intentWindowSeconds how long an identical request without an intent id counts as the
+ *     same intent (a relaunch)
  */
 public record Policy(
     Mode mode,
@@ -21,9 +24,16 @@ public record Policy(
     Budget budget,
     List<Upstream> upstreams,
     Quotas quotas,
-    List<ToolRule> tools) {
+    List<ToolRule> tools,
+    RetryBudgetPolicy retryBudget,
+    Integer intentWindowSeconds) {
+
+  public static final int DEFAULT_INTENT_WINDOW_SECONDS = 300;
 
   public Policy {
+    retryBudget = retryBudget == null ? RetryBudgetPolicy.DEFAULT : retryBudget;
+    intentWindowSeconds =
+        intentWindowSeconds == null ? DEFAULT_INTENT_WINDOW_SECONDS : intentWindowSeconds;
     mode = mode == null ? Mode.ENFORCE : mode;
     killSwitch = killSwitch == null ? KillSwitch.OFF : killSwitch;
     budget = budget == null ? Budget.DEFAULT : budget;
@@ -44,6 +54,11 @@ public record Policy(
       }
     }
     return ToolRule.unlisted(tool, upstream);
+  }
+
+  /** The mode a tool runs in: its own when set, else the policy's. */
+  public Mode modeOf(ToolRule rule) {
+    return rule.mode() != null ? rule.mode() : mode;
   }
 
   /** Whether the policy names this tool: unnamed tools share one metrics label. */

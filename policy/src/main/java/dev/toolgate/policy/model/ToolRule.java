@@ -10,6 +10,9 @@ package dev.toolgate.policy.model;
  * @param breaker the circuit breaker; none when absent
  * @param approval whether a human must approve each call
  * @param idempotency key derivation and lookup, for writes
+ * @param mode this tool's mode when it differs from the policy's (e.g. shadow for one tool)
+ * @param shareConcurrentCalls for an expensive_read: identical concurrent calls share one backend
+ *     call
  */
 public record ToolRule(
     String name,
@@ -18,12 +21,27 @@ public record ToolRule(
     RetryPolicy retry,
     BreakerPolicy breaker,
     Approval approval,
-    IdempotencyPolicy idempotency) {
+    IdempotencyPolicy idempotency,
+    Mode mode,
+    Boolean shareConcurrentCalls) {
+
+  /** The rule without a mode of its own nor call sharing. */
+  public ToolRule(
+      String name,
+      String upstream,
+      Effect effect,
+      RetryPolicy retry,
+      BreakerPolicy breaker,
+      Approval approval,
+      IdempotencyPolicy idempotency) {
+    this(name, upstream, effect, retry, breaker, approval, idempotency, null, null);
+  }
 
   public ToolRule {
     effect = effect == null ? Effect.NON_IDEMPOTENT_WRITE : effect;
     retry = retry == null ? RetryPolicy.NONE : retry;
     approval = approval == null ? Approval.NONE : approval;
+    shareConcurrentCalls = shareConcurrentCalls != null && shareConcurrentCalls;
   }
 
   /**

@@ -52,6 +52,19 @@ public final class PolicyValidator {
     Set<String> upstreamNames = upstreams(policy.upstreams(), out);
     budget(policy.budget(), out);
     quotas(policy.quotas(), out);
+    if (policy.intentWindowSeconds() < 1) {
+      out.add(new Violation("intentWindowSeconds", "must be >= 1, was " + policy.intentWindowSeconds()));
+    }
+    var rb = policy.retryBudget();
+    if (!(rb.ratio() >= 0 && rb.ratio() <= 1)) {
+      out.add(new Violation("retryBudget.ratio", "must be in [0, 1], was " + rb.ratio()));
+    }
+    if (rb.minRetriesPerSecond() < 0) {
+      out.add(new Violation("retryBudget.minRetriesPerSecond", "must be >= 0, was " + rb.minRetriesPerSecond()));
+    }
+    if (rb.windowSeconds() < 1) {
+      out.add(new Violation("retryBudget.windowSeconds", "must be >= 1, was " + rb.windowSeconds()));
+    }
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < policy.tools().size(); i++) {
       tool("tools[" + i + "]", policy.tools().get(i), upstreamNames, seen, out);
@@ -163,6 +176,10 @@ public final class PolicyValidator {
               "duplicate rule for tool " + quoted(rule.name()) + " on " + quoted(rule.upstream())));
     }
     retry(at, rule, out);
+    if (rule.shareConcurrentCalls() && rule.effect() != Effect.EXPENSIVE_READ) {
+      out.add(new Violation(at + ".shareConcurrentCalls",
+          "only an expensive_read shares concurrent calls; the tool is " + rule.effect().wireName()));
+    }
     if (rule.breaker() != null) {
       breaker(at + ".breaker", rule.effect(), rule.breaker(), out);
     }

@@ -54,7 +54,7 @@ class PolicyValidatorTest {
               new Lookup("get_operation_by_key", "idempotency_key")));
 
   private static Policy seedPolicy(Budget budget, ToolRule... tools) {
-    return new Policy(null, null, budget, List.of(API), null, List.of(tools));
+    return new Policy(null, null, budget, List.of(API), null, List.of(tools), null, null);
   }
 
   @Test
@@ -169,7 +169,9 @@ class PolicyValidatorTest {
             null,
             List.of(new Upstream("api", "ftp://somewhere")),
             null,
-            List.of(GET_JOB));
+            List.of(GET_JOB),
+            null,
+            null);
 
     assertThat(PolicyValidator.validate(policy))
         .extracting(Violation::toString)
@@ -198,7 +200,7 @@ class PolicyValidatorTest {
 
   @Test
   void requireValidThrowsWithEveryViolationInTheMessage() {
-    Policy policy = new Policy(null, null, null, List.of(), null, List.of());
+    Policy policy = new Policy(null, null, null, List.of(), null, List.of(), null, null);
 
     assertThatThrownBy(() -> PolicyValidator.requireValid(policy))
         .isInstanceOf(InvalidPolicyException.class)

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
+import dev.toolgate.sidecar.approval.ApprovalTokens;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,11 +46,16 @@ public final class ConfigLoader {
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
   /** The fields of the file that configure the sidecar rather than the policy. */
-  static final List<String> SIDECAR_FIELDS = List.of("revision", "listen", "admin", "runtime");
+  static final List<String> SIDECAR_FIELDS =
+      List.of("revision", "listen", "admin", "runtime", "approvals");
 
   /** The sidecar's own fields, read apart from the policy's. */
   private record Deployment(
-      Long revision, ListenAddress listen, ListenAddress admin, RuntimeOptions runtime) {}
+      Long revision,
+      ListenAddress listen,
+      ListenAddress admin,
+      RuntimeOptions runtime,
+      ApprovalOptions approvals) {}
 
   private final Clock clock;
 
@@ -93,6 +99,7 @@ public final class ConfigLoader {
               deployment.listen(),
               deployment.admin(),
               deployment.runtime(),
+              resolve(deployment.approvals(), source),
               policy);
     } catch (JsonMappingException e) {
       throw new ConfigException(source, List.of(describe(e)));
@@ -120,15 +127,60 @@ public final class ConfigLoader {
       problems.add(
           "runtime.connectTimeoutMs: must be >= 1, was " + config.runtime().connectTimeoutMs());
     }
+    approvals(config, problems);
     if (!problems.isEmpty()) {
       throw new ConfigException(source, problems);
     }
-    return new LoadedConfig(config, sha256(bytes), clock.instant());
+    ApprovalTokens tokens = null;
+    if (config.approvals().keyFile() != null) {
+      try {
+        tokens = ApprovalTokens.fromFile(Path.of(config.approvals().keyFile()));
+      } catch (IOException | IllegalArgumentException e) {
+        throw new ConfigException(source, List.of("approvals.keyFile: " + e.getMessage()));
+      }
+    }
+    return new LoadedConfig(config, sha256(bytes), clock.instant(), tokens);
   }
 
   /** The mapper that renders a configuration as JSON for {@code /config}. */
   public static ObjectMapper jsonMapper() {
     return new ObjectMapper();
+  }
+
+  /** A relative key file is resolved against the configuration file's directory. */
+  private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {
+    if (approvals == null || approvals.keyFile() == null) {
+      return approvals;
+    }
+    Path key = Path.of(approvals.keyFile());
+    Path dir = Path.of(source).toAbsolutePath().getParent();
+    return key.isAbsolute() || dir == null
+        ? approvals
+        : new ApprovalOptions(dir.resolve(key).normalize().toString());
+  }
+
+  private static void approvals(SidecarConfig config, List<String> problems) {
+    String keyFile = config.approvals().keyFile();
+    var tools = config.policy().tools();
+    for (int i = 0; i < tools.size(); i++) {
+      if (tools.get(i).approval() == dev.toolgate.policy.model.Approval.HUMAN_REQUIRED
+          && keyFile == null) {
+        problems.add("tools[" + i + "].approval: human_required needs approvals.keyFile, the key"
+            + " that verifies approval tokens");
+      }
+    }
+    if (keyFile != null) {
+      Path key = Path.of(keyFile);
+      try {
+        long size = Files.size(key);
+        if (size < 32) {
+          problems.add("approvals.keyFile: the key must hold at least 32 bytes, " + keyFile
+              + " holds " + size);
+        }
+      } catch (IOException e) {
+        problems.add("approvals.keyFile: cannot read " + keyFile);
+      }
+    }
   }
 
   private static void listen(String at, ListenAddress address, List<String> problems) {

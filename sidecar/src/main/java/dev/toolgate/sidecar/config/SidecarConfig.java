@@ -10,6 +10,7 @@ import dev.toolgate.policy.model.Policy;
  * @param listen where agents reach upstreams, at {@code /mcp/<upstream>}
  * @param admin health, readiness, metrics and the active config
  * @param runtime body limit, config polling, connect timeout
+ * @param approvals the key that verifies approval tokens
  * @param policy the policy enforced on tool calls
  */
 public record SidecarConfig(
@@ -17,6 +18,7 @@ public record SidecarConfig(
     ListenAddress listen,
     ListenAddress admin,
     RuntimeOptions runtime,
+    ApprovalOptions approvals,
     Policy policy) {
 
   public SidecarConfig {
@@ -27,5 +29,6 @@ public record SidecarConfig(
         (admin == null ? new ListenAddress(null, null) : admin)
             .withDefaultPort(ListenAddress.DEFAULT_ADMIN_PORT);
     runtime = runtime == null ? RuntimeOptions.DEFAULT : runtime;
+    approvals = approvals == null ? ApprovalOptions.NONE : approvals;
   }
 }

@@ -23,7 +23,13 @@ import java.time.Instant;
  * @param policyRevision the revision of the policy in force
  * @param configHash the short hash of the configuration in force
  * @param mode {@code enforce} or {@code shadow}
- * @param decision what the sidecar did with the call
+ * @param decision what the sidecar did: {@code forwarded}, {@code retried}, {@code final},
+ *     {@code denied}, {@code replayed}, {@code shared}, {@code ambiguous_lookup}, {@code late_result},
+ *     {@code shadow}
+ * @param retryReason why the next attempt runs, or why none does
+ * @param idempotencyKey the write's key (a hash: never a secret)
+ * @param reason why the sidecar decided as it did (denials, ambiguous writes)
+ * @param wouldHave in shadow mode, what enforcement would have done
  */
 public record AttemptEvent(
     Instant timestamp,
@@ -43,7 +49,11 @@ public record AttemptEvent(
     long policyRevision,
     String configHash,
     String mode,
-    String decision) {
+    String decision,
+    String retryReason,
+    String idempotencyKey,
+    String reason,
+    String wouldHave) {
 
   public JsonObject toJson() {
     JsonObject json =
@@ -66,7 +76,11 @@ public record AttemptEvent(
             .put("policyRevision", policyRevision)
             .put("configHash", configHash)
             .put("mode", mode)
-            .put("decision", decision);
+            .put("decision", decision)
+            .put("retryReason", retryReason)
+            .put("idempotencyKey", idempotencyKey)
+            .put("reason", reason)
+            .put("wouldHave", wouldHave);
     json.getMap().values().removeIf(v -> v == null);
     return json;
   }

@@ -10,6 +10,9 @@ public final class McpHeaders {
   public static final String NAME = "Mcp-Name";
   public static final String LAST_EVENT_ID = "Last-Event-ID";
   public static final String RETRY_AFTER = "Retry-After";
+  public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+  /** What remains of the call's budget when an attempt is sent, in milliseconds. */
+  public static final String TOOLGATE_DEADLINE_MS = "Toolgate-Deadline-Ms";
 
   /** The protocol version without sessions, where closing a stream cancels its request. */
   public static final String SESSIONLESS_VERSION = "2026-07-28";

@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code toolgate_calls_total{upstream,tool,result}}: tool calls, by final result
  *   <li>{@code toolgate_attempts_total{upstream,tool,result}}: attempts, retries included
  *   <li>{@code toolgate_attempt_duration_seconds{upstream,tool,result}}: attempt latency histogram
+ *   <li>{@code toolgate_retries_total{upstream,tool,result}}: retries, by the result that caused them
+ *   <li>{@code toolgate_timeouts_total{upstream,tool,layer}}: timeouts, by the layer that expired
+ *   <li>{@code toolgate_denials_total{upstream,tool,code}}: calls the policy refused
+ *   <li>{@code toolgate_shadow_decisions_total{upstream,tool,would}}: what shadow mode would have done
  *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
  *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
  *   <li>{@code toolgate_config_revision}: the revision of the policy in force
@@ -82,6 +86,38 @@ public final class ToolgateMetrics {
     Counter.builder("toolgate.calls")
         .description("Tool calls, by final result")
         .tags("upstream", upstream, "tool", tool, "result", result)
+        .register(registry)
+        .increment();
+  }
+
+  public void retry(String upstream, String tool, String result) {
+    Counter.builder("toolgate.retries")
+        .description("Retries, by the result class that caused them")
+        .tags("upstream", upstream, "tool", tool, "result", result)
+        .register(registry)
+        .increment();
+  }
+
+  public void timeout(String upstream, String tool, String layer) {
+    Counter.builder("toolgate.timeouts")
+        .description("Timeouts, by the budget layer that expired")
+        .tags("upstream", upstream, "tool", tool, "layer", layer)
+        .register(registry)
+        .increment();
+  }
+
+  public void denial(String upstream, String tool, String code) {
+    Counter.builder("toolgate.denials")
+        .description("Calls the policy refused before the backend")
+        .tags("upstream", upstream, "tool", tool, "code", code)
+        .register(registry)
+        .increment();
+  }
+
+  public void shadowDecision(String upstream, String tool, String would) {
+    Counter.builder("toolgate.shadow.decisions")
+        .description("What enforcement would have done, in shadow mode")
+        .tags("upstream", upstream, "tool", tool, "would", would)
         .register(registry)
         .increment();
   }

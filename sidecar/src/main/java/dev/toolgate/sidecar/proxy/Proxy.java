@@ -8,7 +8,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
+import dev.toolgate.policy.retry.RetryBudget;
+import dev.toolgate.sidecar.state.IdempotencyStore;
+import dev.toolgate.sidecar.state.UsedApprovals;
 import java.time.Clock;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,6 +26,9 @@ public final class Proxy {
   public static final int DEFAULT_POOL_SIZE = 256;
 
   private static final long ID_EXPIRY_PERIOD_MS = 5_000;
+
+  /** How long a write's idempotency record (and its answer, for replay) is kept. */
+  public static final long IDEMPOTENCY_RECORD_TTL_MS = 3_600_000;
 
   private final Vertx vertx;
   private final AtomicReference<Routing> routing;
@@ -43,9 +51,31 @@ public final class Proxy {
                 .with(new PoolOptions().setHttp1MaxSize(DEFAULT_POOL_SIZE))
                 .build());
     IdRegistry ids = new IdRegistry();
-    ToolCallHandler toolCalls = new ToolCallHandler(vertx, upstreams, ids, events, metrics, clock);
-    this.handler = new ProxyHandler(routing::get, upstreams, ids, toolCalls, metrics);
-    this.expiryTimer = vertx.setPeriodic(ID_EXPIRY_PERIOD_MS, t -> ids.expire(clock.millis()));
+    IntentRegistry intents = new IntentRegistry();
+    var budget = initial.loaded().config().policy().retryBudget();
+    CallServices services =
+        new CallServices(
+            vertx,
+            upstreams,
+            ids,
+            events,
+            metrics,
+            clock,
+            IdempotencyStore.inMemory(IDEMPOTENCY_RECORD_TTL_MS),
+            new UsedApprovals(),
+            intents,
+            new ConcurrentHashMap<>(),
+            new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()),
+            () -> ThreadLocalRandom.current().nextDouble());
+    this.handler = new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
+    this.expiryTimer =
+        vertx.setPeriodic(
+            ID_EXPIRY_PERIOD_MS,
+            t -> {
+              long now = clock.millis();
+              ids.expire(now);
+              intents.expire(now, routing.get().loaded().config().policy().intentWindowSeconds() * 1000L);
+            });
   }
 
   public static Proxy create(

@@ -65,7 +65,7 @@ final class Relay {
         new SseParser(
             event -> {
               Buffer out = transform.apply(event);
-              if (out != null && !to.closed()) {
+              if (out != null && !to.closed() && !to.ended()) {
                 to.write(out);
                 if (to.writeQueueFull()) {
                   from.pause();

@@ -7,11 +7,13 @@ import dev.toolgate.policy.model.Effect;
 import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.outcome.ResultClass;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ConfigLoaderTest {
 
@@ -37,9 +39,15 @@ class ConfigLoaderTest {
     throw new AssertionError("expected the configuration to be refused");
   }
 
+  @TempDir Path dir;
+
   @Test
   void loadsTheDemoConfigurationWithSeed000sPolicy() throws Exception {
-    LoadedConfig loaded = loader.load(Path.of("../e2e/demo/sidecar.yaml"));
+    Path copy = dir.resolve("sidecar.yaml");
+    Files.copy(Path.of("../e2e/demo/sidecar.yaml"), copy);
+    dev.toolgate.sidecar.support.SidecarFixture.writeApprovalKey(dir);
+
+    LoadedConfig loaded = loader.load(copy);
 
     var policy = loaded.config().policy();
     assertThat(loaded.config().revision()).isEqualTo(1);
@@ -54,6 +62,21 @@ class ConfigLoaderTest {
         .isEqualTo(Effect.IDEMPOTENT_WRITE);
     assertThat(loaded.hash()).hasSize(64);
     assertThat(loaded.loadedAt()).isEqualTo(NOW);
+    assertThat(loaded.config().approvals().keyFile()).isEqualTo(dir.resolve("target/approval.key").toString());
+    assertThat(loaded.approvalTokens()).isNotNull();
+  }
+
+  @Test
+  void refusesAnApprovedToolWithoutAKeyAndATooShortKey() throws Exception {
+    String approved = MINIMAL + "tools:\n  - {name: w, upstream: api, effect: idempotent_write,"
+        + " approval: human_required}\n";
+    assertThat(failure(approved).problems()).containsExactly(
+        "tools[0].approval: human_required needs approvals.keyFile, the key that verifies approval tokens");
+
+    Files.writeString(dir.resolve("short.key"), "too short");
+    assertThat(failure(approved + "approvals: {keyFile: " + dir.resolve("short.key") + "}\n").problems())
+        .containsExactly("approvals.keyFile: the key must hold at least 32 bytes, "
+            + dir.resolve("short.key") + " holds 9");
   }
 
   @Test

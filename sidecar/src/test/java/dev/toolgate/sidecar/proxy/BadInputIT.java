@@ -130,18 +130,20 @@ class BadInputIT {
   }
 
   @Test
-  void turnsABackend503IntoAToolErrorAndRecordsItsClass() throws Exception {
-    f.backend.faults().inject("get_deployment_job", Fault.status(503, 1).withRetryAfterSeconds(2));
+  void turnsABackend503ThePolicyDoesNotRetryIntoAToolErrorAndRecordsItsClass() throws Exception {
+    f.backend.faults().inject("search_logs", Fault.status(503, 1).withRetryAfterSeconds(2));
 
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall(4, "get_deployment_job", "{\"job_id\":\"j\"}", null))
+        f.send(f.post(API, toolCall(4, "search_logs", "{\"query\":\"q\"}", null))
             .header("Mcp-Session-Id", session));
 
     JsonObject details = toolgate(call);
     assertThat(details.getString("code")).isEqualTo("backend_503");
-    assertThat(details.getString("retryAfter")).isEqualTo("2");
-    assertThat(f.events.first("get_deployment_job").result()).isEqualTo("backend_503");
-    assertThat(f.events.first("get_deployment_job").httpStatus()).isEqualTo(503);
+    assertThat(details.getLong("retryAfterMs")).isEqualTo(2000);
+    AttemptEvent event = f.events.first("search_logs");
+    assertThat(event.result()).isEqualTo("backend_503");
+    assertThat(event.httpStatus()).isEqualTo(503);
+    assertThat(event.reason()).isEqualTo("backend_503 is not in retryOn");
     nextCallStillWorks();
   }
 

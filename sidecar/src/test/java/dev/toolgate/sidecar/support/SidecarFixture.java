@@ -43,6 +43,7 @@ public final class SidecarFixture implements AutoCloseable {
       throws Exception {
     backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
     configFile = dir.resolve("sidecar.yaml");
+    writeApprovalKey(dir);
     Files.writeString(configFile, config(backend.mcpUrl(), extraUpstreams, extraYaml, 1));
     sidecar =
         Sidecar.start(vertx, new SidecarOptions(configFile, events, Clock.systemUTC()))
@@ -73,6 +74,15 @@ public final class SidecarFixture implements AutoCloseable {
         (name, url) -> upstreams.append("  - {name: ").append(name).append(", url: \"")
             .append(url).append("\"}\n"));
     return yaml.replace("upstreams:\n", upstreams.toString()) + extraYaml;
+  }
+
+  /** The approval key the demo configuration points at, relative to the configuration. */
+  public static final byte[] APPROVAL_KEY =
+      "test-approval-key-0123456789abcdefghijklmnop".getBytes(StandardCharsets.UTF_8);
+
+  public static void writeApprovalKey(Path configDir) throws IOException {
+    Files.createDirectories(configDir.resolve("target"));
+    Files.write(configDir.resolve("target/approval.key"), APPROVAL_KEY);
   }
 
   /** A loopback URL where nothing listens. */

@@ -1,0 +1,24 @@
+package dev.toolgate.policy.model;
+
+/**
+ * The sidecar-wide retry budget: retries at most {@code ratio} of calls over {@code windowSeconds},
+ * plus {@code minRetriesPerSecond}, so that a general failure does not become a retry storm.
+ *
+ * @param ratio retries allowed per call, in [0, 1]
+ * @param minRetriesPerSecond retries always allowed, however few the calls
+ * @param windowSeconds the window the counts are kept over
+ */
+public record RetryBudgetPolicy(Double ratio, Integer minRetriesPerSecond, Integer windowSeconds) {
+  public static final double DEFAULT_RATIO = 0.2;
+  public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 10;
+  public static final int DEFAULT_WINDOW_SECONDS = 10;
+
+  public static final RetryBudgetPolicy DEFAULT = new RetryBudgetPolicy(null, null, null);
+
+  public RetryBudgetPolicy {
+    ratio = ratio == null ? DEFAULT_RATIO : ratio;
+    minRetriesPerSecond =
+        minRetriesPerSecond == null ? DEFAULT_MIN_RETRIES_PER_SECOND : minRetriesPerSecond;
+    windowSeconds = windowSeconds == null ? DEFAULT_WINDOW_SECONDS : windowSeconds;
+  }
+}

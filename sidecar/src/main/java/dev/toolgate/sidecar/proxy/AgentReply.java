@@ -1,0 +1,118 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.policy.outcome.AgentCode;
+import dev.toolgate.sidecar.mcp.JsonRpc;
+import dev.toolgate.sidecar.mcp.SseEvent;
+import dev.toolgate.sidecar.mcp.ToolErrorResult;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The agent's side of one tool call. Whatever the attempts do, the agent gets one answer under its
+ * own id: as JSON when nothing was streamed yet, else as the last event of the stream already open
+ * (a retry after a broken stream continues that stream).
+ */
+final class AgentReply {
+
+  private final HttpServerResponse res;
+  private final Object clientId;
+  private final String correlationId;
+  private boolean streaming;
+  private JsonObject last;
+
+  /** A reply that goes nowhere: for calls the sidecar makes itself (the lookup of a write). */
+  static AgentReply detached(String correlationId) {
+    return new AgentReply(null, null, correlationId);
+  }
+
+  boolean detached() {
+    return res == null;
+  }
+
+  AgentReply(HttpServerResponse res, Object clientId, String correlationId) {
+    this.res = res;
+    this.clientId = clientId;
+    this.correlationId = correlationId;
+  }
+
+  boolean open() {
+    return res != null && !res.ended() && !res.closed();
+  }
+
+  boolean streaming() {
+    return streaming;
+  }
+
+  /** Opens the SSE stream to the agent, with the upstream's headers the first time. */
+  void openStream(HttpClientResponse upstream) {
+    if (streaming || !open() || detached()) {
+      return;
+    }
+    streaming = true;
+    Relay.head(upstream, res);
+    res.setStatusCode(200);
+    res.setChunked(true);
+  }
+
+  /** Forwards an event of the upstream stream (progress, server requests) as it arrived. */
+  void event(Buffer raw) {
+    if (streaming && open()) {
+      res.write(raw);
+    }
+  }
+
+  boolean writeQueueFull() {
+    return res.writeQueueFull();
+  }
+
+  HttpServerResponse response() {
+    return res;
+  }
+
+  /** Sends the final JSON-RPC message (its id is set to the agent's) and ends. */
+  void answer(JsonObject message) {
+    last = message;
+    if (!open()) {
+      return;
+    }
+    message.put("id", clientId);
+    if (streaming) {
+      res.end(SseEvent.format(null, null, message.encode()));
+    } else {
+      res.setStatusCode(200)
+          .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end(message.toBuffer());
+    }
+  }
+
+  /** The last final message given to the agent (shared with followers of a shared call). */
+  JsonObject lastAnswer() {
+    return last;
+  }
+
+  /** Sends a tool result the sidecar wrote: isError, a sentence, the correlation id, the code. */
+  void error(AgentCode code, String sentence, JsonObject details) {
+    answer(JsonRpc.resultMessage(clientId, ToolErrorResult.of(code, sentence, correlationId, details)));
+  }
+
+  /** Passes an upstream response through untouched (protocol-level refusals, shadow mode). */
+  void passThrough(HttpClientResponse upstream) {
+    if (detached()) {
+      upstream.body();
+      return;
+    }
+    if (!open()) {
+      upstream.request().reset();
+      return;
+    }
+    if (streaming) {
+      upstream.body().onComplete(b -> res.end());
+      return;
+    }
+    Relay.head(upstream, res);
+    Relay.bytes(upstream, res);
+  }
+}

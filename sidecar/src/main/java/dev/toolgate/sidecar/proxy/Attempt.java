@@ -1,0 +1,361 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.policy.budget.CallBudget;
+import dev.toolgate.policy.budget.TimeoutLayer;
+import dev.toolgate.policy.outcome.ResultClass;
+import dev.toolgate.policy.outcome.ResultClassifier;
+import dev.toolgate.sidecar.mcp.JsonRpc;
+import dev.toolgate.sidecar.mcp.McpHeaders;
+import dev.toolgate.sidecar.mcp.SseEvent;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.net.ConnectException;
+import java.util.OptionalLong;
+import java.util.function.BiConsumer;
+
+/**
+ * One attempt of a tool call against its upstream: a fresh JSON-RPC id, the deadline and
+ * idempotency key propagated, the answer relayed to the agent when it is final, and a timeout
+ * that abandons the attempt (cancelling it upstream) when its budget layer expires. An abandoned
+ * attempt's late answer is handed to {@code onLate} as evidence and never forwarded.
+ */
+final class Attempt {
+
+  /** Once abandoned, how long a late answer is still waited for, as evidence. */
+  static final long LATE_RESULT_WINDOW_MS = 30_000;
+
+  /** What an attempt came to. */
+  record Outcome(
+      ResultClass result,
+      int httpStatus,
+      JsonObject answer,
+      boolean answered,
+      boolean ambiguous,
+      OptionalLong retryAfterMs,
+      TimeoutLayer timeoutLayer,
+      long nanos) {}
+
+  private final CallServices services;
+  private final ToolCallContext call;
+  private final int number;
+  private final String upstreamId;
+  private final CallBudget.AttemptTimeout timeout;
+  private final boolean transparent;
+  private final BiConsumer<Attempt, JsonObject> onLate;
+  private final Promise<Outcome> outcome = Promise.promise();
+  private final long startNanos = System.nanoTime();
+  private IdRegistry.Pending pending;
+  private HttpClientRequest request;
+  private long timer = -1;
+  private boolean sent;
+
+  Attempt(
+      CallServices services,
+      ToolCallContext call,
+      int number,
+      CallBudget.AttemptTimeout timeout,
+      boolean transparent,
+      BiConsumer<Attempt, JsonObject> onLate) {
+    this.services = services;
+    this.call = call;
+    this.number = number;
+    this.upstreamId = call.correlationId() + "-a" + number;
+    this.timeout = timeout;
+    this.transparent = transparent;
+    this.onLate = onLate;
+  }
+
+  int number() {
+    return number;
+  }
+
+  String upstreamId() {
+    return upstreamId;
+  }
+
+  Future<Outcome> start() {
+    long now = services.clock().millis();
+    pending = services.ids().register(call.scope(), call.clientId(), upstreamId,
+        now + timeout.timeoutMs() + LATE_RESULT_WINDOW_MS + 60_000);
+    timer = services.vertx().setTimer(Math.max(1, timeout.timeoutMs()), t -> abandon(timeout.layer()));
+    services.upstreams()
+        .open(call.route(), HttpMethod.POST, call.upstreamUri(), call.agentHeaders())
+        .compose(
+            upstream -> {
+              request = upstream;
+              sent = true;
+              if (!transparent) {
+                upstream.putHeader(McpHeaders.TOOLGATE_DEADLINE_MS, Long.toString(timeout.timeoutMs()));
+                if (call.idempotencyKey() != null) {
+                  upstream.putHeader(McpHeaders.IDEMPOTENCY_KEY, call.idempotencyKey());
+                }
+              }
+              return upstream.send(body());
+            })
+        .onSuccess(this::onResponse)
+        .onFailure(this::onFailure);
+    return outcome.future();
+  }
+
+  private Buffer body() {
+    JsonObject out = call.message().copy().put("id", upstreamId);
+    JsonObject params = out.getJsonObject("params");
+    JsonObject meta = params.getJsonObject("_meta");
+    if (meta != null) {
+      meta.getMap().keySet().removeIf(k -> k.startsWith(ToolCallContext.META_PREFIX));
+    }
+    if (!transparent) {
+      if (meta == null) {
+        meta = new JsonObject();
+        params.put("_meta", meta);
+      }
+      meta.put(ToolCallContext.META_DEADLINE_MS, timeout.timeoutMs());
+      if (call.idempotencyKey() != null) {
+        meta.put(ToolCallContext.META_IDEMPOTENCY_KEY, call.idempotencyKey());
+      }
+    }
+    if (meta != null && meta.isEmpty()) {
+      params.remove("_meta");
+    }
+    return out.toBuffer();
+  }
+
+  private boolean settled() {
+    return outcome.future().isComplete();
+  }
+
+  private void settle(ResultClass result, int status, JsonObject answer, boolean answered,
+      boolean ambiguous, OptionalLong retryAfter, TimeoutLayer layer) {
+    if (settled()) {
+      return;
+    }
+    if (timer >= 0) {
+      services.vertx().cancelTimer(timer);
+      timer = -1;
+    }
+    if (answered) {
+      services.ids().remove(pending);
+    }
+    outcome.complete(new Outcome(result, status, answer, answered, ambiguous, retryAfter, layer,
+        System.nanoTime() - startNanos));
+  }
+
+  private void onResponse(HttpClientResponse response) {
+    int status = response.statusCode();
+    if (settled()) {
+      observeLate(response);
+      return;
+    }
+    if (status == 202) {
+      deferToStream(status);
+      call.reply().passThrough(response);
+    } else if (status >= 200 && status < 300 && Relay.isEventStream(response)) {
+      stream(response);
+    } else if (status >= 200 && status < 300) {
+      json(response);
+    } else if ((status == 429 || status >= 500) && !transparent) {
+      OptionalLong retryAfter = retryAfterMs(response.getHeader(McpHeaders.RETRY_AFTER));
+      response.body();
+      settle(ResultClassifier.ofHttpStatus(status), status, null, false, false, retryAfter, null);
+    } else {
+      call.reply().passThrough(response);
+      settle(ResultClassifier.ofHttpStatus(status), status, null, true, false,
+          OptionalLong.empty(), null);
+    }
+  }
+
+  private void json(HttpClientResponse response) {
+    response.body().onSuccess(body -> {
+      if (settled()) {
+        JsonObject late = ownAnswer(body);
+        if (late != null) {
+          onLate.accept(this, late);
+        }
+        return;
+      }
+      JsonObject answer = ownAnswer(body);
+      if (answer == null && body.length() == 0) {
+        // Legacy servers may accept with an empty 200: the answer comes on the agent's stream.
+        deferToStream(response.statusCode());
+        if (call.reply().open()) {
+          call.reply().response().setStatusCode(response.statusCode()).end();
+        }
+        return;
+      }
+      if (answer == null) {
+        if (call.reply().open() && !call.reply().streaming()) {
+          call.reply().response().setStatusCode(response.statusCode())
+              .putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
+        }
+        settle(ResultClass.PROTOCOL_ERROR, response.statusCode(), null, true, false,
+            OptionalLong.empty(), null);
+        return;
+      }
+      settle(classify(answer), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
+      call.reply().answer(answer);
+    }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
+        OptionalLong.empty(), null));
+  }
+
+  private void stream(HttpClientResponse response) {
+    if (call.reply().detached()) {
+      observeLate(response);
+      return;
+    }
+    call.reply().openStream(response);
+    Relay.events(response, call.reply().response(), event -> {
+      JsonObject mine = ownAnswer(event);
+      if (mine == null) {
+        return settled() ? null : event.raw();
+      }
+      if (settled()) {
+        onLate.accept(this, mine);
+        return null;
+      }
+      settle(classify(mine), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
+      call.reply().answer(mine);
+      return null;
+    }, clean -> {
+      if (!settled()) {
+        settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
+            OptionalLong.empty(), null);
+      }
+    });
+  }
+
+  private void deferToStream(int status) {
+    pending.onStreamAnswer(answer -> settle(classify(answer), status, answer, true, false,
+        OptionalLong.empty(), null));
+  }
+
+  private void onFailure(Throwable e) {
+    if (settled()) {
+      return;
+    }
+    boolean notSent = e instanceof ConnectException || request == null;
+    settle(notSent ? ResultClass.TRANSPORT_UNAVAILABLE : ResultClass.UPSTREAM_CLOSED, 0, null,
+        false, !notSent, OptionalLong.empty(), null);
+  }
+
+  /** The attempt's budget layer expired: stop waiting, and tell the upstream. */
+  private void abandon(TimeoutLayer layer) {
+    timer = -1;
+    if (settled()) {
+      return;
+    }
+    settle(ResultClass.TIMEOUT, 0, null, false, sent, OptionalLong.empty(), layer);
+    services.ids().remove(pending);
+    cancelUpstream("toolgate: " + layer.wireName() + " timeout");
+  }
+
+  /** The agent went away (or, in 2026-07-28, cancelled by closing its stream). */
+  void agentGone() {
+    if (settled()) {
+      return;
+    }
+    settle(ResultClass.CANCELLED, 0, null, false, sent, OptionalLong.empty(), null);
+    if (request != null) {
+      request.reset();
+    }
+  }
+
+  private void cancelUpstream(String reason) {
+    if (request == null) {
+      return;
+    }
+    if (McpHeaders.SESSIONLESS_VERSION.equals(call.protocolVersion())) {
+      request.reset();
+      return;
+    }
+    JsonObject cancel = new JsonObject()
+        .put("jsonrpc", "2.0")
+        .put("method", "notifications/cancelled")
+        .put("params", new JsonObject().put("requestId", upstreamId).put("reason", reason));
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(call.agentHeaders());
+    services.upstreams()
+        .open(call.route(), HttpMethod.POST, call.upstreamUri(), headers)
+        .compose(r -> r.send(cancel.toBuffer()))
+        .onSuccess(HttpClientResponse::body);
+    HttpClientRequest abandoned = request;
+    services.vertx().setTimer(LATE_RESULT_WINDOW_MS, t -> abandoned.reset());
+  }
+
+  /** Reads a stream for this attempt's answer without relaying it: late answers, lookups. */
+  private void observeLate(HttpClientResponse response) {
+    if (Relay.isEventStream(response)) {
+      dev.toolgate.sidecar.mcp.SseParser parser = new dev.toolgate.sidecar.mcp.SseParser(event -> {
+        JsonObject answer = ownAnswer(event);
+        if (answer == null) {
+          return;
+        }
+        if (settled()) {
+          onLate.accept(this, answer);
+        } else {
+          settle(classify(answer), response.statusCode(), answer, true, false,
+              OptionalLong.empty(), null);
+        }
+      });
+      response.handler(parser::feed);
+      response.exceptionHandler(e -> { });
+      response.endHandler(v -> {
+        if (!settled()) {
+          settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
+              OptionalLong.empty(), null);
+        }
+      });
+    } else {
+      response.body().onSuccess(body -> {
+        JsonObject late = ownAnswer(body);
+        if (late != null) {
+          onLate.accept(this, late);
+        }
+      });
+    }
+  }
+
+  private JsonObject ownAnswer(SseEvent event) {
+    if (!event.isMessage() || event.data().indexOf(upstreamId) < 0) {
+      return null;
+    }
+    return ownAnswer(Buffer.buffer(event.data()));
+  }
+
+  private JsonObject ownAnswer(Buffer body) {
+    try {
+      JsonObject message = new JsonObject(body);
+      return JsonRpc.isResponse(message) && upstreamId.equals(message.getValue("id")) ? message : null;
+    } catch (DecodeException | ClassCastException e) {
+      return null;
+    }
+  }
+
+  static ResultClass classify(JsonObject answer) {
+    JsonObject error = answer.getJsonObject("error");
+    if (error != null) {
+      return ResultClassifier.ofJsonRpcError(error.getInteger("code", 0));
+    }
+    JsonObject result = answer.getJsonObject("result");
+    return ResultClassifier.ofToolResult(result != null && result.getBoolean("isError", false));
+  }
+
+  /** {@code Retry-After} in seconds (the HTTP-date form is not used by MCP servers). */
+  static OptionalLong retryAfterMs(String header) {
+    if (header == null) {
+      return OptionalLong.empty();
+    }
+    try {
+      long seconds = Long.parseLong(header.trim());
+      return seconds < 0 ? OptionalLong.empty() : OptionalLong.of(seconds * 1000);
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+}

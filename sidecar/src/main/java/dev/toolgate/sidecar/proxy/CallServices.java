@@ -1,0 +1,28 @@
+package dev.toolgate.sidecar.proxy;
+
+import dev.toolgate.policy.retry.RetryBudget;
+import dev.toolgate.sidecar.evidence.EventSink;
+import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.state.IdempotencyStore;
+import dev.toolgate.sidecar.state.UsedApprovals;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.Promise;
+import java.time.Clock;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+
+/** What every tool call uses: shared, long-lived, thread-safe. */
+record CallServices(
+    Vertx vertx,
+    UpstreamClient upstreams,
+    IdRegistry ids,
+    EventSink events,
+    ToolgateMetrics metrics,
+    Clock clock,
+    IdempotencyStore idempotency,
+    UsedApprovals usedApprovals,
+    IntentRegistry intents,
+    Map<String, Promise<JsonObject>> sharedCalls,
+    RetryBudget retryBudget,
+    DoubleSupplier random) {}
