@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar;
 
+import dev.toolgate.sidecar.approval.ApproveCommand;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
@@ -16,6 +17,7 @@ public final class Main {
   private static final String USAGE =
       """
       Usage: java -jar sidecar/target/toolgate-sidecar.jar --config FILE [--check]
+             java -jar sidecar/target/toolgate-sidecar.jar approve --help
 
       Toolgate sidecar: an MCP proxy that enforces a resilience policy on every tools/call.
         --config FILE   the sidecar configuration (YAML); reloaded when it changes
@@ -34,6 +36,9 @@ public final class Main {
   }
 
   static int run(String[] args) {
+    if (args.length > 0 && args[0].equals("approve")) {
+      return ApproveCommand.run(args, System.out, System.err, Clock.systemUTC());
+    }
     Path config = null;
     boolean check = false;
     for (int i = 0; i < args.length; i++) {
