@@ -290,6 +290,18 @@ final class DemoServer implements DemoBackend {
       });
       return;
     }
+    if (kind == Fault.Kind.LATE_ANSWER) {
+      // Ignores cancellation: the answer comes anyway, late.
+      vertx.setTimer(Math.max(1, fault.get().delayMs()), t -> {
+        JsonObject result = tools.perform(tool, args, idempotencyKey(meta, req));
+        inflight.remove(callKey);
+        if (!res.ended() && !res.closed()) {
+          res.putHeader("Content-Type", "application/json")
+              .end(new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result).encode());
+        }
+      });
+      return;
+    }
     long latency = faults.latencyOf(tool);
     if (progressToken != null) {
       EventStream s = stream;

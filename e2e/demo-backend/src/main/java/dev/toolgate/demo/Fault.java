@@ -11,8 +11,10 @@ import java.util.Locale;
  * @param retryAfterSeconds the {@code Retry-After} header sent with the status, when positive
  * @param times how many calls the fault applies to; 0 means every call until cleared or expired
  * @param durationMs how long the fault lasts from injection; 0 means until cleared or used up
+ * @param delayMs for {@link Kind#LATE_ANSWER}: how long before the answer
  */
-public record Fault(Kind kind, int status, int retryAfterSeconds, int times, long durationMs) {
+public record Fault(
+    Kind kind, int status, int retryAfterSeconds, int times, long durationMs, long delayMs) {
 
   /** What goes wrong. */
   public enum Kind {
@@ -23,45 +25,51 @@ public record Fault(Kind kind, int status, int retryAfterSeconds, int times, lon
     /** Neither perform nor answer. */
     HANG,
     /** Start an SSE response, send one event, then close the connection. */
-    CLOSE_MID_STREAM
+    CLOSE_MID_STREAM,
+    /** Perform and answer after {@code delayMs}, even if the call was cancelled meanwhile. */
+    LATE_ANSWER
   }
 
   public static Fault status(int status, int times) {
-    return new Fault(Kind.STATUS, status, 0, times, 0);
+    return new Fault(Kind.STATUS, status, 0, times, 0, 0);
   }
 
   public static Fault loseResponse(int times) {
-    return new Fault(Kind.LOSE_RESPONSE, 0, 0, times, 0);
+    return new Fault(Kind.LOSE_RESPONSE, 0, 0, times, 0, 0);
   }
 
   public static Fault hang(int times) {
-    return new Fault(Kind.HANG, 0, 0, times, 0);
+    return new Fault(Kind.HANG, 0, 0, times, 0, 0);
   }
 
   public static Fault closeMidStream(int times) {
-    return new Fault(Kind.CLOSE_MID_STREAM, 0, 0, times, 0);
+    return new Fault(Kind.CLOSE_MID_STREAM, 0, 0, times, 0, 0);
+  }
+
+  public static Fault lateAnswer(long delayMs, int times) {
+    return new Fault(Kind.LATE_ANSWER, 0, 0, times, 0, delayMs);
   }
 
   public Fault withRetryAfterSeconds(int seconds) {
-    return new Fault(kind, status, seconds, times, durationMs);
+    return new Fault(kind, status, seconds, times, durationMs, delayMs);
   }
 
   public Fault lasting(long millis) {
-    return new Fault(kind, status, retryAfterSeconds, times, millis);
+    return new Fault(kind, status, retryAfterSeconds, times, millis, delayMs);
   }
 
   /** Reads the JSON the fault API takes: {@code {"kind":"status","status":503,"times":2}}. */
   public static Fault fromJson(JsonObject json) {
     String kind = json.getString("kind");
     if (kind == null) {
-      throw new IllegalArgumentException("'kind' is required: status, lose_response, hang or close_mid_stream");
+      throw new IllegalArgumentException("'kind' is required: status, lose_response, hang, close_mid_stream or late_answer");
     }
     Kind k;
     try {
       k = Kind.valueOf(kind.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "unknown fault kind '" + kind + "': status, lose_response, hang or close_mid_stream", e);
+          "unknown fault kind '" + kind + "': status, lose_response, hang, close_mid_stream or late_answer", e);
     }
     int status = json.getInteger("status", 0);
     if (k == Kind.STATUS && (status < 400 || status > 599)) {
@@ -72,6 +80,7 @@ public record Fault(Kind kind, int status, int retryAfterSeconds, int times, lon
         status,
         json.getInteger("retryAfterSeconds", 0),
         json.getInteger("times", 0),
-        json.getLong("durationMs", 0L));
+        json.getLong("durationMs", 0L),
+        json.getLong("delayMs", 0L));
   }
 }

@@ -78,7 +78,7 @@ class DemoBackendTest {
   void readsFaultsFromJsonAndRefusesBadOnes() {
     Fault fault = Fault.fromJson(new JsonObject("{\"kind\":\"status\",\"status\":429,\"retryAfterSeconds\":3,\"times\":1}"));
 
-    assertThat(fault).isEqualTo(new Fault(Fault.Kind.STATUS, 429, 3, 1, 0));
+    assertThat(fault).isEqualTo(new Fault(Fault.Kind.STATUS, 429, 3, 1, 0, 0));
     assertThatThrownBy(() -> Fault.fromJson(new JsonObject("{\"kind\":\"explode\"}")))
         .hasMessageStartingWith("unknown fault kind 'explode'");
     assertThatThrownBy(() -> Fault.fromJson(new JsonObject("{\"kind\":\"status\",\"status\":200}")))

@@ -333,6 +333,54 @@ class ResilienceIT {
         .containsExactlyInAnyOrder("forwarded", "shared", "shared");
   }
 
+  @Test
+  void recordsTheLateAnswerOfAnAbandonedWriteAndNeverWritesAgain() throws Exception {
+    start("");
+    f.backend.faults().inject(RESTART, Fault.lateAnswer(1_200, 1));
+    String approval = token(RESTART_ARGS);
+
+    HttpResponse<String> response = restart("intent-late", approval);
+
+    assertThat(toolgate(response).getString("code")).isEqualTo("ambiguous_write");
+    AttemptEvent late = await().atMost(Duration.ofSeconds(10)).until(
+        () -> f.events.forTool(RESTART).stream().filter(e -> e.decision().equals("late_result")).findFirst(),
+        java.util.Optional::isPresent).get();
+    assertThat(late.result()).isEqualTo("success");
+    assertThat(late.backendOperationId()).startsWith("op-");
+    assertThat(f.backend.ledger().callsReceived(RESTART)).isEqualTo(1);
+    assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
+  }
+
+  @Test
+  void recognisesARelaunchWithoutAnIntentIdAsTheSameIntent() throws Exception {
+    start("");
+    JsonObject meta = new JsonObject().put("dev.toolgate/approval", token(RESTART_ARGS));
+
+    HttpResponse<String> first = call(API, 1, RESTART, RESTART_ARGS, meta);
+    HttpResponse<String> relaunch = call(API, 2, RESTART, RESTART_ARGS, meta);
+
+    assertThat(result(first).getBoolean("isError")).isFalse();
+    assertThat(result(relaunch).getJsonObject("_meta").getBoolean("dev.toolgate/replay")).isTrue();
+    List<AttemptEvent> events = events(RESTART, 2);
+    assertThat(events.get(0).intentId()).startsWith("tgi_").isEqualTo(events.get(1).intentId());
+    assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
+  }
+
+  @Test
+  void cancelsASessionlessAttemptByClosingItsStream() throws Exception {
+    start("");
+    f.backend.faults().latency(GET, 3_000);
+
+    HttpResponse<String> response = f.send(f.post(API, SidecarFixture.toolCall(1, GET, "{\"job_id\":\"j\"}", null))
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", GET));
+
+    assertThat(toolgate(response).getString("timeoutLayer")).isEqualTo("attempt");
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(f.backend.ledger().cancellationsReceived()).isEqualTo(1));
+  }
+
   private static String rawTools() {
     return "tools:\n  - {name: restart_deployment_job, upstream: deployment-api,"
         + " effect: non_idempotent_write}\n";
