@@ -381,6 +381,49 @@ class ResilienceIT {
         assertThat(f.backend.ledger().cancellationsReceived()).isEqualTo(1));
   }
 
+  @Test
+  void saysAWriteWasMostLikelyNotExecutedWhenTheLookupFindsNothing() throws Exception {
+    start("");
+    f.backend.faults().inject(RESTART, Fault.hang(1));
+
+    HttpResponse<String> response = restart("intent-hang", token(RESTART_ARGS));
+
+    JsonObject details = toolgate(response);
+    assertThat(details.getString("code")).isEqualTo("ambiguous_write");
+    assertThat(details.getString("lookup")).isEqualTo("not_found");
+    assertThat(f.backend.ledger().operationsPerformed(RESTART)).isZero();
+  }
+
+  @Test
+  void refusesTheSameIdempotencyKeyWithOtherArguments() throws Exception {
+    start("tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
+        + " idempotency: {keyComponents: [intent_id, /job_id]}}\n");
+    restart("intent-m", null);
+    JsonObject changed = RESTART_ARGS.copy().put("environment", "staging");
+
+    HttpResponse<String> response = call(API, 9, RESTART, changed,
+        new JsonObject().put("dev.toolgate/intent-id", "intent-m"));
+
+    assertThat(toolgate(response).getString("code")).isEqualTo("policy_denied");
+    assertThat(result(response).getJsonArray("content").getJsonObject(0).getString("text"))
+        .contains("used with other arguments");
+    assertThat(f.backend.ledger().callsReceived(RESTART)).isEqualTo(1);
+  }
+
+  @Test
+  void shadowsOneToolWhileEnforcingTheOthers() throws Exception {
+    start("tools:\n  - {name: get_deployment_job, upstream: deployment-api, effect: read_only, mode: shadow}\n"
+        + "  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
+        + " approval: human_required, idempotency: {keyComponents: [intent_id, /job_id]}}\n");
+
+    call(API, 1, GET, new JsonObject().put("job_id", "j1"), null);
+    HttpResponse<String> write = restart("i", null);
+
+    assertThat(events(GET, 1).get(0).mode()).isEqualTo("shadow");
+    assertThat(toolgate(write).getString("code")).isEqualTo("approval_required");
+    assertThat(events(RESTART, 1).get(0).mode()).isEqualTo("enforce");
+  }
+
   private static String rawTools() {
     return "tools:\n  - {name: restart_deployment_job, upstream: deployment-api,"
         + " effect: non_idempotent_write}\n";
