@@ -15,6 +15,11 @@ public final class ToolErrorResult {
 
   private ToolErrorResult() {}
 
+  private static String sentence(String text) {
+    String trimmed = text.strip();
+    return trimmed.endsWith(".") ? trimmed : trimmed + ".";
+  }
+
   public static JsonObject of(
       AgentCode code, String sentence, String correlationId, JsonObject details) {
     JsonObject toolgate =
@@ -29,7 +34,7 @@ public final class ToolErrorResult {
                 .add(
                     new JsonObject()
                         .put("type", "text")
-                        .put("text", sentence + " Correlation id: " + correlationId + ".")))
+                        .put("text", sentence(sentence) + " Correlation id: " + correlationId + ".")))
         .put("isError", true)
         .put("structuredContent", new JsonObject().put("toolgate", toolgate))
         .put(

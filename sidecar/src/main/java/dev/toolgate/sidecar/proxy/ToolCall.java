@@ -474,8 +474,9 @@ final class ToolCall {
 
   private static String hint(AgentCode code) {
     return switch (code) {
-      case APPROVAL_REQUIRED -> ". Ask a human to approve this exact call (tool and arguments) and"
-          + " send the token in _meta \"dev.toolgate/approval\" or the Toolgate-Approval header";
+      case APPROVAL_REQUIRED -> ". Ask a human to approve it (toolgate approve, for this tool and"
+          + " these exact arguments) and send the token in _meta \"dev.toolgate/approval\" or the"
+          + " Toolgate-Approval header";
       case WRITES_BLOCKED -> ". Writes are blocked by the operators' kill switch; read-only tools still work";
       default -> "";
     };
