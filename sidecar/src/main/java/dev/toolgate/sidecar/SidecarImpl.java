@@ -85,7 +85,9 @@ final class SidecarImpl implements Sidecar {
             new HttpServerOptions()
                 .setHost(listen.host())
                 .setPort(listen.port())
-                .setCompressionSupported(false))
+                .setCompressionSupported(false)
+                // HTTP/1.1 only: the JDK client's h2c upgrade stalled on large bodies here.
+                .setHttp2ClearTextEnabled(false))
         .requestHandler(proxy.handler())
         .listen()
         .compose(

@@ -55,7 +55,11 @@ final class DemoServer implements DemoBackend {
   static Future<DemoBackend> start(Vertx vertx, DemoBackendOptions options) {
     DemoServer demo = new DemoServer(vertx, options);
     return vertx
-        .createHttpServer(new HttpServerOptions().setHost(options.host()).setPort(options.port()))
+        .createHttpServer(
+            new HttpServerOptions()
+                .setHost(options.host())
+                .setPort(options.port())
+                .setHttp2ClearTextEnabled(false))
         .requestHandler(demo::handle)
         .listen()
         .map(

@@ -59,7 +59,8 @@ public final class AdminServer {
 
   public Future<AdminServer> listen(Vertx vertx, String host, int port) {
     return vertx
-        .createHttpServer(new HttpServerOptions().setHost(host).setPort(port))
+        .createHttpServer(
+            new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false))
         .requestHandler(this::handle)
         .listen()
         .map(

@@ -47,7 +47,9 @@ class ProxyTransparencyIT {
             .header("Mcp-Session-Id", session));
     HttpResponse<String> call =
         f.send(f.post(API, toolCall("agent-7", "get_deployment_job", "{\"job_id\":\"j1\"}", null))
-            .header("Mcp-Session-Id", session));
+            .header("Mcp-Session-Id", session)
+            .header("Authorization", "Bearer agent-token")
+            .header("Toolgate-Conversation-Id", "conv-1"));
 
     assertThat(new JsonObject(list.body()).getJsonObject("result").getJsonArray("tools")).hasSize(4);
     assertThat(call.statusCode()).isEqualTo(200);
@@ -63,7 +65,11 @@ class ProxyTransparencyIT {
     assertThat(event.sessionKey()).isEqualTo(session);
     assertThat(event.upstream()).isEqualTo(API);
     assertThat(event.policyRevision()).isEqualTo(1);
-    assertThat(f.backend.ledger().lastHeaders("get_deployment_job")).containsEntry("mcp-session-id", session);
+    assertThat(f.backend.ledger().lastHeaders("get_deployment_job"))
+        .containsEntry("mcp-session-id", session)
+        .containsEntry("authorization", "Bearer agent-token")
+        .doesNotContainKey("toolgate-conversation-id");
+    assertThat(event.conversationId()).isEqualTo("conv-1");
   }
 
   @Test
