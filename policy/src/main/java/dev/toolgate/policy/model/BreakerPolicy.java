@@ -11,6 +11,7 @@ package dev.toolgate.policy.model;
  * @param openSeconds how long the breaker stays open before probing
  * @param halfOpen probes while half-open
  * @param fallback what an open breaker answers
+ * @param scope one breaker per tool and backend, or per backend
  */
 public record BreakerPolicy(
     Integer windowSeconds,
@@ -20,7 +21,21 @@ public record BreakerPolicy(
     Long slowCallMs,
     Integer openSeconds,
     HalfOpen halfOpen,
-    Fallback fallback) {
+    Fallback fallback,
+    BreakerScope scope) {
+
+  public BreakerPolicy(
+      Integer windowSeconds,
+      Integer minimumCalls,
+      Double failureRatio,
+      Double slowCallRatio,
+      Long slowCallMs,
+      Integer openSeconds,
+      HalfOpen halfOpen,
+      Fallback fallback) {
+    this(windowSeconds, minimumCalls, failureRatio, slowCallRatio, slowCallMs, openSeconds,
+        halfOpen, fallback, null);
+  }
 
   public static final int DEFAULT_WINDOW_SECONDS = 60;
   public static final int DEFAULT_MINIMUM_CALLS = 20;
@@ -30,7 +45,7 @@ public record BreakerPolicy(
   public static final int DEFAULT_OPEN_SECONDS = 30;
 
   public static final BreakerPolicy DEFAULT =
-      new BreakerPolicy(null, null, null, null, null, null, null, null);
+      new BreakerPolicy(null, null, null, null, null, null, null, null, null);
 
   public BreakerPolicy {
     windowSeconds = windowSeconds == null ? DEFAULT_WINDOW_SECONDS : windowSeconds;
@@ -41,5 +56,6 @@ public record BreakerPolicy(
     openSeconds = openSeconds == null ? DEFAULT_OPEN_SECONDS : openSeconds;
     halfOpen = halfOpen == null ? HalfOpen.DEFAULT : halfOpen;
     fallback = fallback == null ? Fallback.NONE : fallback;
+    scope = scope == null ? BreakerScope.TOOL_AND_BACKEND : scope;
   }
 }

@@ -13,6 +13,8 @@ package dev.toolgate.policy.model;
  * @param mode this tool's mode when it differs from the policy's (e.g. shadow for one tool)
  * @param shareConcurrentCalls for an expensive_read: identical concurrent calls share one backend
  *     call
+ * @param breakerGroup tools with the same group share one breaker (equivalent tools), so that
+ *     switching to an equivalent tool does not bypass an open circuit
  */
 public record ToolRule(
     String name,
@@ -23,7 +25,8 @@ public record ToolRule(
     Approval approval,
     IdempotencyPolicy idempotency,
     Mode mode,
-    Boolean shareConcurrentCalls) {
+    Boolean shareConcurrentCalls,
+    String breakerGroup) {
 
   /** The rule without a mode of its own nor call sharing. */
   public ToolRule(
@@ -34,7 +37,7 @@ public record ToolRule(
       BreakerPolicy breaker,
       Approval approval,
       IdempotencyPolicy idempotency) {
-    this(name, upstream, effect, retry, breaker, approval, idempotency, null, null);
+    this(name, upstream, effect, retry, breaker, approval, idempotency, null, null, null);
   }
 
   public ToolRule {
@@ -42,6 +45,11 @@ public record ToolRule(
     retry = retry == null ? RetryPolicy.NONE : retry;
     approval = approval == null ? Approval.NONE : approval;
     shareConcurrentCalls = shareConcurrentCalls != null && shareConcurrentCalls;
+  }
+
+  /** The breaker this tool's calls count in: its group's, or its own. */
+  public String breakerName() {
+    return breakerGroup != null ? breakerGroup : name;
   }
 
   /**

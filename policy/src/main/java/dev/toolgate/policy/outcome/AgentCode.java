@@ -14,6 +14,12 @@ public enum AgentCode {
   APPROVAL_REQUIRED,
   /** The policy refuses the call as made (e.g. a write whose idempotency key cannot be derived). */
   POLICY_DENIED,
+  /** The session (or agent) used up its read or write quota. */
+  QUOTA_EXCEEDED,
+  /** The session calls faster than its rate limit allows. */
+  RATE_LIMITED,
+  /** The tool's circuit is open; reads may carry the last known result. */
+  CIRCUIT_OPEN,
   /** The same write is already running. */
   DUPLICATE_IN_FLIGHT,
   /** A write reached the backend and its outcome is unknown; it was looked up, not retried. */

@@ -149,6 +149,13 @@ public final class PolicyValidator {
       out.add(
           new Violation("quotas.perSession.write", "must be >= 0, was " + q.perSession().write()));
     }
+    if (q.perAgent() != null && (q.perAgent().read() < 0 || q.perAgent().write() < 0)) {
+      out.add(new Violation("quotas.perAgent", "read and write must be >= 0, were "
+          + q.perAgent().read() + " and " + q.perAgent().write()));
+    }
+    if (q.ratePerMinute() < 1) {
+      out.add(new Violation("quotas.ratePerMinute", "must be >= 1, was " + q.ratePerMinute()));
+    }
     if (q.idleExpirySeconds() < 1) {
       out.add(
           new Violation("quotas.idleExpirySeconds", "must be >= 1, was " + q.idleExpirySeconds()));

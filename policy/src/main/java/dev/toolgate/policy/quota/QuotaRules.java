@@ -1,0 +1,72 @@
+package dev.toolgate.policy.quota;
+
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.SessionQuota;
+import dev.toolgate.policy.outcome.AgentCode;
+
+/**
+ * Check-and-count for per-session quotas split by effect (seed 002: 200 reads, 15 writes), a
+ * per-session rate limit that stops a runaway loop within a minute, and optional per-agent
+ * totals. Pure: the caller keeps {@link Usage} wherever it must be atomic (an in-memory map
+ * entry, a Hazelcast entry processor) and stores the returned one. A refused call counts nothing.
+ */
+public final class QuotaRules {
+
+  private QuotaRules() {}
+
+  /**
+   * @param verdict allowed or which limit refused
+   * @param next the usage to store
+   */
+  public record Outcome(QuotaVerdict verdict, Usage next) {}
+
+  /** A session's check. {@code usage} may be null (first call) or idle-expired. */
+  public static Outcome session(Usage usage, boolean write, Quotas quotas, long nowMs) {
+    Usage u = current(usage, quotas, nowMs);
+    int inMinute = u.rate().inLastMinute(nowMs);
+    if (inMinute + 1 > quotas.ratePerMinute()) {
+      return new Outcome(new QuotaVerdict(false, AgentCode.RATE_LIMITED, "quotas.ratePerMinute",
+          quotas.ratePerMinute(), inMinute), u);
+    }
+    Outcome counted = count(u, write, quotas.perSession(), "quotas.perSession", nowMs);
+    if (!counted.verdict().allowed()) {
+      return counted;
+    }
+    Usage next = counted.next();
+    return new Outcome(counted.verdict(), new Usage(next.reads(), next.writes(), next.extraReads(),
+        next.extraWrites(), nowMs, next.rate().count(nowMs)));
+  }
+
+  /** An agent's total over all its sessions, when {@code quotas.perAgent} is set. */
+  public static Outcome agent(Usage usage, boolean write, Quotas quotas, long nowMs) {
+    Usage u = current(usage, quotas, nowMs);
+    if (quotas.perAgent() == null) {
+      return new Outcome(QuotaVerdict.ALLOWED, u);
+    }
+    return count(u, write, quotas.perAgent(), "quotas.perAgent", nowMs);
+  }
+
+  private static Usage current(Usage usage, Quotas quotas, long nowMs) {
+    boolean idle = usage != null && nowMs - usage.lastSeenMs() >= quotas.idleExpirySeconds() * 1000L;
+    return usage == null || idle ? Usage.fresh(nowMs) : usage;
+  }
+
+  private static Outcome count(Usage u, boolean write, SessionQuota limits, String name, long nowMs) {
+    if (write) {
+      int limit = limits.write() + u.extraWrites();
+      if (u.writes() >= limit) {
+        return new Outcome(new QuotaVerdict(false, AgentCode.QUOTA_EXCEEDED, name + ".write", limit,
+            u.writes()), u);
+      }
+      return new Outcome(QuotaVerdict.ALLOWED, new Usage(u.reads(), u.writes() + 1, u.extraReads(),
+          u.extraWrites(), nowMs, u.rate()));
+    }
+    int limit = limits.read() + u.extraReads();
+    if (u.reads() >= limit) {
+      return new Outcome(new QuotaVerdict(false, AgentCode.QUOTA_EXCEEDED, name + ".read", limit,
+          u.reads()), u);
+    }
+    return new Outcome(QuotaVerdict.ALLOWED, new Usage(u.reads() + 1, u.writes(), u.extraReads(),
+        u.extraWrites(), nowMs, u.rate()));
+  }
+}

@@ -1,0 +1,112 @@
+package dev.toolgate.policy.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.SessionQuota;
+import dev.toolgate.policy.outcome.AgentCode;
+import org.junit.jupiter.api.Test;
+
+class QuotaRulesTest {
+
+  private static final Quotas SEED = new Quotas(null, null, 1_000, null, null); // 200 reads, 15 writes
+
+  private Usage usage;
+  private long now = 10_000_000;
+
+  private QuotaVerdict call(boolean write, Quotas quotas) {
+    QuotaRules.Outcome o = QuotaRules.session(usage, write, quotas, now);
+    usage = o.next();
+    return o.verdict();
+  }
+
+  @Test
+  void rejectsTheSixteenthWriteOfASession() {
+    for (int i = 0; i < 15; i++) {
+      assertThat(call(true, SEED).allowed()).isTrue();
+    }
+
+    QuotaVerdict sixteenth = call(true, SEED);
+
+    assertThat(sixteenth.allowed()).isFalse();
+    assertThat(sixteenth.code()).isEqualTo(AgentCode.QUOTA_EXCEEDED);
+    assertThat(sixteenth.explain()).isEqualTo("quota reached: quotas.perSession.write is 15, 15 used");
+    assertThat(usage.writes()).isEqualTo(15);
+  }
+
+  @Test
+  void countsReadsApartFromWrites() {
+    for (int i = 0; i < 15; i++) {
+      call(true, SEED);
+    }
+
+    assertThat(call(false, SEED).allowed()).isTrue();
+    assertThat(usage.reads()).isEqualTo(1);
+  }
+
+  @Test
+  void forgetsAnIdleSession() {
+    for (int i = 0; i < 15; i++) {
+      call(true, SEED);
+    }
+    now += 3_600_000;
+
+    assertThat(call(true, SEED).allowed()).isTrue();
+    assertThat(usage.writes()).isEqualTo(1);
+  }
+
+  @Test
+  void anAdministratorsRaiseAddsToTheQuota() {
+    for (int i = 0; i < 15; i++) {
+      call(true, SEED);
+    }
+    usage = usage.raised(0, 5);
+
+    assertThat(call(true, SEED).allowed()).isTrue();
+    assertThat(usage.writes()).isEqualTo(16);
+  }
+
+  @Test
+  void theRateLimitStopsATightLoopLongBeforeTheQuota() {
+    Quotas rate = new Quotas(new SessionQuota(10_000, 10_000), null, 60, null, null);
+    int allowed = 0;
+    for (int i = 0; i < 400; i++) {
+      if (call(true, rate).allowed()) {
+        allowed++;
+      }
+      now += 100;
+    }
+
+    assertThat(allowed).isEqualTo(60);
+    QuotaVerdict blocked = call(true, rate);
+    assertThat(blocked.code()).isEqualTo(AgentCode.RATE_LIMITED);
+    assertThat(blocked.explain()).startsWith("rate limit reached: quotas.ratePerMinute is 60 calls per minute");
+  }
+
+  @Test
+  void theSlidingMinuteLetsCallsThroughAgainAsItMoves() {
+    Quotas rate = new Quotas(new SessionQuota(10_000, 10_000), null, 60, null, null);
+    for (int i = 0; i < 60; i++) {
+      call(false, rate);
+    }
+    assertThat(call(false, rate).allowed()).isFalse();
+
+    now += 120_000;
+
+    assertThat(call(false, rate).allowed()).isTrue();
+  }
+
+  @Test
+  void capsAllSessionsOfAnAgentTogether() {
+    Quotas agentCap = new Quotas(null, new SessionQuota(100, 2), null, null, null);
+    Usage agent = null;
+    int allowed = 0;
+    for (int i = 0; i < 5; i++) {
+      QuotaRules.Outcome o = QuotaRules.agent(agent, true, agentCap, now);
+      agent = o.next();
+      allowed += o.verdict().allowed() ? 1 : 0;
+    }
+
+    assertThat(allowed).isEqualTo(2);
+  }
+}
