@@ -47,7 +47,7 @@ public final class ConfigLoader {
 
   /** The fields of the file that configure the sidecar rather than the policy. */
   static final List<String> SIDECAR_FIELDS =
-      List.of("revision", "listen", "admin", "runtime", "approvals");
+      List.of("revision", "listen", "admin", "runtime", "approvals", "agent");
 
   /** The sidecar's own fields, read apart from the policy's. */
   private record Deployment(
@@ -55,7 +55,8 @@ public final class ConfigLoader {
       ListenAddress listen,
       ListenAddress admin,
       RuntimeOptions runtime,
-      ApprovalOptions approvals) {}
+      ApprovalOptions approvals,
+      AgentIdentity agent) {}
 
   private final Clock clock;
 
@@ -100,6 +101,7 @@ public final class ConfigLoader {
               deployment.admin(),
               deployment.runtime(),
               resolve(deployment.approvals(), source),
+              deployment.agent(),
               policy);
     } catch (JsonMappingException e) {
       throw new ConfigException(source, List.of(describe(e)));

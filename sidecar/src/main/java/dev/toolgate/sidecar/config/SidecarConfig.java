@@ -11,6 +11,7 @@ import dev.toolgate.policy.model.Policy;
  * @param admin health, readiness, metrics and the active config
  * @param runtime body limit, config polling, connect timeout
  * @param approvals the key that verifies approval tokens
+ * @param agent the workload this sidecar serves
  * @param policy the policy enforced on tool calls
  */
 public record SidecarConfig(
@@ -19,6 +20,7 @@ public record SidecarConfig(
     ListenAddress admin,
     RuntimeOptions runtime,
     ApprovalOptions approvals,
+    AgentIdentity agent,
     Policy policy) {
 
   public SidecarConfig {
@@ -30,5 +32,6 @@ public record SidecarConfig(
             .withDefaultPort(ListenAddress.DEFAULT_ADMIN_PORT);
     runtime = runtime == null ? RuntimeOptions.DEFAULT : runtime;
     approvals = approvals == null ? ApprovalOptions.NONE : approvals;
+    agent = agent == null ? AgentIdentity.DEFAULT : agent;
   }
 }

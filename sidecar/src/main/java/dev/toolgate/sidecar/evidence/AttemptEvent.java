@@ -30,6 +30,7 @@ import java.time.Instant;
  * @param idempotencyKey the write's key (a hash: never a secret)
  * @param reason why the sidecar decided as it did (denials, ambiguous writes)
  * @param wouldHave in shadow mode, what enforcement would have done
+ * @param circuitState the tool's circuit when the call came, when it has a breaker
  */
 public record AttemptEvent(
     Instant timestamp,
@@ -53,7 +54,8 @@ public record AttemptEvent(
     String retryReason,
     String idempotencyKey,
     String reason,
-    String wouldHave) {
+    String wouldHave,
+    String circuitState) {
 
   public JsonObject toJson() {
     JsonObject json =
@@ -80,7 +82,8 @@ public record AttemptEvent(
             .put("retryReason", retryReason)
             .put("idempotencyKey", idempotencyKey)
             .put("reason", reason)
-            .put("wouldHave", wouldHave);
+            .put("wouldHave", wouldHave)
+            .put("circuitState", circuitState);
     json.getMap().values().removeIf(v -> v == null);
     return json;
   }

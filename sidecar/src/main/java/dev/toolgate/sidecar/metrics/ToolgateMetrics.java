@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code toolgate_timeouts_total{upstream,tool,layer}}: timeouts, by the layer that expired
  *   <li>{@code toolgate_denials_total{upstream,tool,code}}: calls the policy refused
  *   <li>{@code toolgate_shadow_decisions_total{upstream,tool,would}}: what shadow mode would have done
+ *   <li>{@code toolgate_breaker_state{breaker}}, {@code toolgate_breaker_transitions_total{breaker,to}},
+ *       {@code toolgate_breaker_rejections_total{breaker}}: circuit breakers
+ *   <li>{@code toolgate_quota_blocks_total{limit}}: calls refused by a quota or the rate limit
  *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
  *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
  *   <li>{@code toolgate_config_revision}: the revision of the policy in force
@@ -118,6 +121,40 @@ public final class ToolgateMetrics {
     Counter.builder("toolgate.shadow.decisions")
         .description("What enforcement would have done, in shadow mode")
         .tags("upstream", upstream, "tool", tool, "would", would)
+        .register(registry)
+        .increment();
+  }
+
+  public void breakerTransition(String breaker, String to) {
+    Counter.builder("toolgate.breaker.transitions")
+        .description("Circuit breaker state changes")
+        .tags("breaker", breaker, "to", to)
+        .register(registry)
+        .increment();
+  }
+
+  public void breakerRejection(String breaker) {
+    Counter.builder("toolgate.breaker.rejections")
+        .description("Calls refused because the circuit was open")
+        .tags("breaker", breaker)
+        .register(registry)
+        .increment();
+  }
+
+  /** Publishes a breaker's state: 0 closed, 1 half-open, 2 open. */
+  public void breakerState(String breaker, java.util.function.Supplier<Number> state) {
+    if (registry.find("toolgate.breaker.state").tag("breaker", breaker).gauge() == null) {
+      Gauge.builder("toolgate.breaker.state", state)
+          .description("Circuit state: 0 closed, 1 half-open, 2 open")
+          .tags("breaker", breaker)
+          .register(registry);
+    }
+  }
+
+  public void quotaBlock(String limit) {
+    Counter.builder("toolgate.quota.blocks")
+        .description("Calls refused by a quota or the rate limit")
+        .tags("limit", limit)
         .register(registry)
         .increment();
   }

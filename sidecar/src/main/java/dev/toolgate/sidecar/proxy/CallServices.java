@@ -3,7 +3,11 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.retry.RetryBudget;
 import dev.toolgate.sidecar.evidence.EventSink;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.IdempotencyStore;
+import dev.toolgate.sidecar.state.LastKnownResults;
+import dev.toolgate.sidecar.state.QuotaStore;
+import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.UsedApprovals;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -25,4 +29,8 @@ record CallServices(
     IntentRegistry intents,
     Map<String, Promise<JsonObject>> sharedCalls,
     RetryBudget retryBudget,
-    DoubleSupplier random) {}
+    DoubleSupplier random,
+    Breakers breakers,
+    QuotaStore quotas,
+    LastKnownResults lastKnown,
+    SessionAudit audit) {}

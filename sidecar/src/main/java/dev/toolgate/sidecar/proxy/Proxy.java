@@ -9,7 +9,11 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import dev.toolgate.policy.retry.RetryBudget;
+import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.IdempotencyStore;
+import dev.toolgate.sidecar.state.LastKnownResults;
+import dev.toolgate.sidecar.state.QuotaStore;
+import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.UsedApprovals;
 import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * through the attempt path. The routing is swapped whole when the configuration reloads.
  */
 public final class Proxy {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Proxy.class);
 
   /** Connections kept per upstream; calls beyond this wait for one. */
   public static final int DEFAULT_POOL_SIZE = 256;
@@ -66,7 +72,14 @@ public final class Proxy {
             intents,
             new ConcurrentHashMap<>(),
             new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()),
-            () -> ThreadLocalRandom.current().nextDouble());
+            () -> ThreadLocalRandom.current().nextDouble(),
+            new Breakers((name, t) -> {
+              metrics.breakerTransition(name, t.to().wireName());
+              LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
+            }),
+            QuotaStore.inMemory(),
+            new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY),
+            new SessionAudit());
     this.handler = new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
     this.expiryTimer =
         vertx.setPeriodic(

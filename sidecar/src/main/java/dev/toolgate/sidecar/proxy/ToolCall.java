@@ -4,6 +4,9 @@ import dev.toolgate.policy.admission.Admission;
 import dev.toolgate.policy.admission.Admission.ApprovalStatus;
 import dev.toolgate.policy.approval.ApprovalCheck;
 import dev.toolgate.policy.approval.ApprovalClaims;
+import dev.toolgate.policy.breaker.CircuitBreaker;
+import dev.toolgate.policy.breaker.CircuitState;
+import dev.toolgate.policy.breaker.Permission;
 import dev.toolgate.policy.budget.CallBudget;
 import dev.toolgate.policy.budget.TimeoutLayer;
 import dev.toolgate.policy.idempotency.DuplicateDecision;
@@ -12,11 +15,13 @@ import dev.toolgate.policy.idempotency.IdempotencyRecord;
 import dev.toolgate.policy.idempotency.IntentFingerprint;
 import dev.toolgate.policy.idempotency.KeyInputs;
 import dev.toolgate.policy.model.Approval;
+import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.model.Mode;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.policy.outcome.ResultClass;
+import dev.toolgate.policy.quota.QuotaVerdict;
 import dev.toolgate.policy.retry.RetryDecider;
 import dev.toolgate.policy.retry.RetryDecision;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
@@ -25,6 +30,8 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.state.Breakers;
+import dev.toolgate.sidecar.state.LastKnownResults;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -62,6 +69,10 @@ final class ToolCall {
   private long retryTimer = -1;
   private boolean done;
   private String shareKey;
+  private CircuitBreaker breaker;
+  private String breakerName;
+  private Permission permission;
+  private CircuitState circuitAtCall;
 
   ToolCall(CallServices s, HttpServerRequest req, LoadedConfig loaded, ToolCallContext ctx,
       String tool) {
@@ -102,6 +113,18 @@ final class ToolCall {
       deny(admission.code(), String.join("; ", admission.reasons()) + hint(admission.code()), null);
       return;
     }
+    s.quotas().consume(sessionKey, agentId(), rule.effect().isWrite(), policy.quotas(), s.clock().millis())
+        .onSuccess(verdict -> {
+          if (!verdict.allowed()) {
+            quotaBlocked(verdict);
+          } else if (breakerAdmits()) {
+            proceed();
+          }
+        })
+        .onFailure(e -> deny(AgentCode.POLICY_DENIED, "the quota state is unavailable: " + e.getMessage(), null));
+  }
+
+  private void proceed() {
     if (rule.effect().isWrite() && rule.idempotency() != null) {
       withIdempotency();
     } else if (rule.shareConcurrentCalls()) {
@@ -109,6 +132,101 @@ final class ToolCall {
     } else if (consumeApproval(ctx.correlationId())) {
       startAttempts();
     }
+  }
+
+  // ---- quotas and breaker ---------------------------------------------------------------------
+
+  private String agentId() {
+    return loaded.config().agent().id();
+  }
+
+  private void quotaBlocked(QuotaVerdict verdict) {
+    s.metrics().quotaBlock(verdict.limitName());
+    String how = " An administrator can raise it: toolgate-sidecar quota raise --session " + sessionKey
+        + (rule.effect().isWrite() ? " --writes N" : " --reads N") + " (or POST /admin/quotas/raise).";
+    deny(verdict.code(), verdict.explain() + "." + how, new JsonObject()
+        .put("limit", verdict.limitName()).put("value", verdict.limit()).put("used", verdict.used())
+        .put("session", sessionKey));
+    s.events().audit(new JsonObject()
+        .put("ts", s.clock().instant().toString())
+        .put("event", "quota_block")
+        .put("correlationId", ctx.correlationId())
+        .put("session", sessionKey)
+        .put("agent", agentId())
+        .put("tool", tool)
+        .put("effect", rule.effect().wireName())
+        .put("limit", verdict.limitName())
+        .put("value", verdict.limit())
+        .put("used", verdict.used())
+        .put("lastCalls", s.audit().lastCalls(sessionKey)));
+  }
+
+  private boolean breakerAdmits() {
+    if (rule.breaker() == null) {
+      return true;
+    }
+    breakerName = Breakers.name(upstream, rule);
+    breaker = s.breakers().of(upstream, rule);
+    CircuitBreaker b = breaker;
+    s.metrics().breakerState(breakerName, () -> switch (b.state()) {
+      case CLOSED -> 0;
+      case HALF_OPEN -> 1;
+      case OPEN -> 2;
+    });
+    circuitAtCall = breaker.state();
+    permission = breaker.tryAcquire(s.clock().millis());
+    circuitAtCall = permission.state();
+    if (!permission.permitted()) {
+      circuitOpen(permission);
+      return false;
+    }
+    return true;
+  }
+
+  private void releasePermission() {
+    if (breaker != null && permission != null) {
+      breaker.release(permission);
+      permission = null;
+    }
+  }
+
+  private void circuitOpen(Permission p) {
+    permission = null;
+    s.metrics().breakerRejection(breakerName);
+    String incident = "inc-" + dev.toolgate.policy.json.Hashes.sha256(breakerName + "@" + breaker.openedAtMs())
+        .substring(0, 10);
+    long probeInS = (p.retryInMs() + 999) / 1000;
+    JsonObject details = new JsonObject().put("breaker", breakerName).put("state", p.state().wireName())
+        .put("retryInMs", p.retryInMs()).put("incident", incident).put("noWriteActionPerformed", true);
+    String sentence = "The circuit of " + tool + " on '" + upstream + "' is " + p.state().wireName().replace('_', '-')
+        + " (incident " + incident + (probeInS > 0 ? "; next probe in about " + probeInS + " s" : "")
+        + "). No write action was performed.";
+    if (!rule.effect().isWrite() && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
+      LastKnownResults.Known known = s.lastKnown().get(lastKnownKey());
+      if (known != null) {
+        long ageMs = s.clock().millis() - known.at().toEpochMilli();
+        details.put("fallback", new JsonObject().put("evidence", "cached").put("lastKnownAt", known.at().toString())
+            .put("ageMs", ageMs).put("result", known.result()));
+        sentence += " This is CACHED data from " + known.at() + " (" + ageMs / 1000 + " s old), not fresh: "
+            + text(known.result());
+      } else {
+        details.put("fallback", new JsonObject().put("evidence", "none"));
+        sentence += " There is no evidence of the current state: no earlier result is known.";
+      }
+    }
+    deny(AgentCode.CIRCUIT_OPEN, sentence, details);
+  }
+
+  private String lastKnownKey() {
+    return upstream + "/" + tool + "/" + IdempotencyKeys.argumentsHash(args);
+  }
+
+  private static String text(JsonObject result) {
+    Object structured = result.getValue("structuredContent");
+    if (structured != null) {
+      return structured.toString();
+    }
+    return String.valueOf(result.getValue("content"));
   }
 
   // ---- admission ------------------------------------------------------------------------------
@@ -187,6 +305,7 @@ final class ToolCall {
   }
 
   private void replay(IdempotencyRecord record) {
+    releasePermission();
     JsonObject answer = new JsonObject(record.answer());
     JsonObject result = answer.getJsonObject("result");
     if (result != null) {
@@ -212,6 +331,7 @@ final class ToolCall {
       startAttempts();
       return;
     }
+    releasePermission();
     leader.future()
         .onSuccess(answer -> {
           ctx.reply().answer(answer.copy());
@@ -242,12 +362,35 @@ final class ToolCall {
           + ") to try " + tool, new JsonObject().put("timeoutLayer", budget.callLayer().wireName()));
       return;
     }
+    if (breaker != null && permission == null) {
+      permission = breaker.tryAcquire(s.clock().millis());
+      if (!permission.permitted()) {
+        done = true;
+        circuitOpen(permission);
+        return;
+      }
+    }
     Attempt a = new Attempt(s, ctx, number, timeout, false, this::late);
     current = a;
     a.start().onSuccess(o -> afterAttempt(a, o, retryReason));
   }
 
   private void afterAttempt(Attempt a, Attempt.Outcome o, String retryReason) {
+    if (breaker != null && permission != null) {
+      if (o.result() == ResultClass.CANCELLED) {
+        breaker.release(permission);
+      } else {
+        breaker.onResult(permission, s.clock().millis(), o.result().isBackendFailure(), o.nanos() / 1_000_000);
+      }
+      permission = null;
+    }
+    if (o.result() == ResultClass.SUCCESS && o.answer() != null && rule.breaker() != null
+        && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
+      JsonObject result = o.answer().getJsonObject("result");
+      if (result != null) {
+        s.lastKnown().remember(lastKnownKey(), result, s.clock().instant());
+      }
+    }
     if (o.timeoutLayer() != null) {
       s.metrics().timeout(upstream, toolLabel, o.timeoutLayer().wireName());
     }
@@ -259,6 +402,9 @@ final class ToolCall {
     long now = s.clock().millis();
     RetryDecision decision = RetryDecider.decide(rule, o.result(), o.ambiguous(), a.number(),
         budget.remainingMs(now), o.retryAfterMs(), s.random());
+    if (decision.retry() && breaker != null && breaker.state() == CircuitState.OPEN) {
+      decision = new RetryDecision(false, 0, "the circuit opened");
+    }
     if (decision.retry() && !s.retryBudget().tryAcquireRetry(now)) {
       decision = new RetryDecision(false, 0, "the sidecar-wide retry budget is spent");
     }
@@ -463,6 +609,7 @@ final class ToolCall {
 
   private void deny(AgentCode code, String reason, JsonObject details) {
     done = true;
+    releasePermission();
     JsonObject d = details == null ? new JsonObject() : details;
     ctx.reply().error(code, reason, d.put("tool", tool));
     s.metrics().denial(upstream, toolLabel, code.wireName());
@@ -494,7 +641,8 @@ final class ToolCall {
         sessionKey, toolName, upstream, a.number(), a.upstreamId(), o.result().wireName(), o.httpStatus(),
         o.nanos() / 1_000_000.0, o.timeoutLayer() == null ? null : o.timeoutLayer().wireName(), operationId,
         loaded.config().revision(), loaded.shortHash(), mode.wireName(), decision, retryReason,
-        c.idempotencyKey() != null ? c.idempotencyKey() : ctx.idempotencyKey(), reason, null));
+        c.idempotencyKey() != null ? c.idempotencyKey() : ctx.idempotencyKey(), reason, null,
+        circuit()));
   }
 
   private void event(int attempt, String upstreamId, ResultClass result, int status, long nanos,
@@ -503,7 +651,13 @@ final class ToolCall {
     s.events().accept(new AttemptEvent(s.clock().instant(), ctx.correlationId(), conversationId, intentId,
         sessionKey, toolName, upstream, attempt, upstreamId, result.wireName(), status, nanos / 1_000_000.0,
         layer == null ? null : layer.wireName(), operationId, loaded.config().revision(), loaded.shortHash(),
-        mode.wireName(), decision, retryReason, ctx.idempotencyKey(), reason, wouldHave));
+        mode.wireName(), decision, retryReason, ctx.idempotencyKey(), reason, wouldHave, circuit()));
+    s.audit().record(sessionKey, new JsonObject().put("ts", s.clock().instant().toString())
+        .put("tool", toolName).put("attempt", attempt).put("result", result.wireName()).put("decision", decision));
+  }
+
+  private String circuit() {
+    return circuitAtCall == null ? null : circuitAtCall.wireName();
   }
 
   private String identity(String metaKey, String header) {

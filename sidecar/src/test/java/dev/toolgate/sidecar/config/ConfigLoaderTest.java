@@ -96,7 +96,7 @@ class ConfigLoaderTest {
     assertThat(e.problems())
         .singleElement()
         .asString()
-        .startsWith("tools[0]: unknown field 'retyr'; known fields: [approval, breaker, effect,");
+        .startsWith("tools[0]: unknown field 'retyr'; known fields: [approval, breaker, breakerGroup, effect,");
   }
 
   @Test

@@ -8,6 +8,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /** Keeps every attempt event the sidecar emits, for assertions. */
 public final class RecordingEvents implements EventSink {
   private final List<AttemptEvent> events = new CopyOnWriteArrayList<>();
+  private final List<io.vertx.core.json.JsonObject> audits = new CopyOnWriteArrayList<>();
+
+  @Override
+  public void audit(io.vertx.core.json.JsonObject record) {
+    audits.add(record);
+  }
+
+  public List<io.vertx.core.json.JsonObject> audits() {
+    return List.copyOf(audits);
+  }
 
   @Override
   public void accept(AttemptEvent event) {

@@ -1,0 +1,17 @@
+package dev.toolgate.sidecar.config;
+
+/**
+ * The workload this sidecar serves: all its sessions share the per-agent quota. Set by whoever
+ * deploys the sidecar (the operator), never by the agent.
+ *
+ * @param id the agent's name, e.g. the Deployment's
+ */
+public record AgentIdentity(String id) {
+  public static final String DEFAULT_ID = "local";
+
+  public static final AgentIdentity DEFAULT = new AgentIdentity(null);
+
+  public AgentIdentity {
+    id = id == null || id.isBlank() ? DEFAULT_ID : id;
+  }
+}

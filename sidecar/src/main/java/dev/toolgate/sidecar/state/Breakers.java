@@ -1,0 +1,51 @@
+package dev.toolgate.sidecar.state;
+
+import dev.toolgate.policy.breaker.CircuitBreaker;
+import dev.toolgate.policy.breaker.Transition;
+import dev.toolgate.policy.model.BreakerPolicy;
+import dev.toolgate.policy.model.BreakerScope;
+import dev.toolgate.policy.model.ToolRule;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+
+/**
+ * The breakers of this sidecar, one per tool (or breaker group) and upstream, or per upstream.
+ * A breaker whose policy changed in a reload is replaced by a fresh one.
+ */
+public final class Breakers {
+
+  private record Entry(BreakerPolicy policy, CircuitBreaker breaker) {}
+
+  private final Map<String, Entry> breakers = new ConcurrentHashMap<>();
+  private final BiConsumer<String, Transition> onTransition;
+
+  /** @param onTransition told of every state change, with the breaker's name */
+  public Breakers(BiConsumer<String, Transition> onTransition) {
+    this.onTransition = onTransition;
+  }
+
+  /** The breaker's name: {@code <upstream>/<tool or group>}, or {@code <upstream>} for a backend scope. */
+  public static String name(String upstream, ToolRule rule) {
+    return rule.breaker().scope() == BreakerScope.BACKEND
+        ? upstream
+        : upstream + "/" + rule.breakerName();
+  }
+
+  /** The breaker for a rule that has one. */
+  public CircuitBreaker of(String upstream, ToolRule rule) {
+    String name = name(upstream, rule);
+    return breakers
+        .compute(name, (n, e) -> e != null && e.policy().equals(rule.breaker())
+            ? e
+            : new Entry(rule.breaker(), new CircuitBreaker(rule.breaker(), t -> onTransition.accept(n, t))))
+        .breaker();
+  }
+
+  /** Every breaker by name, for metrics. */
+  public Map<String, CircuitBreaker> all() {
+    Map<String, CircuitBreaker> out = new java.util.TreeMap<>();
+    breakers.forEach((n, e) -> out.put(n, e.breaker()));
+    return out;
+  }
+}
