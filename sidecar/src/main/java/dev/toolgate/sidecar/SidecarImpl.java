@@ -9,6 +9,13 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.proxy.Proxy;
 import dev.toolgate.sidecar.proxy.Routing;
+import com.hazelcast.core.HazelcastInstance;
+import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.sidecar.state.ResilientQuotaStore;
+import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.sidecar.state.hazelcast.HazelcastIdempotencyStore;
+import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
+import dev.toolgate.sidecar.state.hazelcast.SharedState;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -31,6 +38,9 @@ final class SidecarImpl implements Sidecar {
   private AdminServer admin;
   private ConfigReloader reloader;
   private volatile boolean ready;
+  private Stores stores;
+  private HazelcastInstance hazelcast;
+  private volatile boolean sharedUp;
 
   private SidecarImpl(Vertx vertx, SidecarOptions options) {
     this.vertx = vertx;
@@ -42,13 +52,38 @@ final class SidecarImpl implements Sidecar {
     ConfigLoader loader = new ConfigLoader(options.clock());
     return vertx
         .executeBlocking(() -> loader.load(options.configFile()))
+        .compose(loaded -> sidecar.startSharedState(loaded).map(loaded))
         .compose(sidecar::startWith)
         .map(v -> (Sidecar) sidecar)
         .onFailure(e -> sidecar.close());
   }
 
+  /** Starts the Hazelcast member or client, unless the state is local. */
+  private Future<Void> startSharedState(LoadedConfig loaded) {
+    SharedStateOptions shared = loaded.config().sharedState();
+    if (shared.mode() == SharedStateOptions.Mode.LOCAL) {
+      stores = Stores.local();
+      sharedUp = true;
+      return Future.succeededFuture();
+    }
+    String host = loaded.config().listen().host();
+    return vertx.executeBlocking(() -> SharedState.start(shared, host)).map(instance -> {
+      hazelcast = instance;
+      Stores local = Stores.local();
+      stores = new Stores(
+          new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
+          new ResilientQuotaStore(new HazelcastQuotaStore(vertx, instance), local.quotas(),
+              shared.writesWhenUnavailable(), up -> sharedUp = up));
+      sharedUp = true;
+      metrics.sharedState(() -> sharedUp ? 1 : 0);
+      LOG.info("shared state: Hazelcast {} in cluster '{}'", shared.mode().name().toLowerCase(java.util.Locale.ROOT),
+          shared.clusterName());
+      return null;
+    });
+  }
+
   private Future<Void> startWith(LoadedConfig loaded) {
-    proxy = Proxy.create(vertx, Routing.of(loaded), options.events(), metrics, options.clock());
+    proxy = Proxy.create(vertx, Routing.of(loaded), options.events(), metrics, options.clock(), stores);
     metrics.configRevision(loaded.config().revision());
     reloader =
         new ConfigReloader(
@@ -120,7 +155,8 @@ final class SidecarImpl implements Sidecar {
         new JsonObject()
             .put("config", proxy == null ? "not loaded" : "loaded")
             .put("listener", listening ? "bound" : "not bound")
-            .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size());
+            .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size())
+            .put("sharedState", hazelcast == null ? "local" : sharedUp ? "up" : "unreachable (serving on local state)");
     return new AdminServer.Readiness(ready && routes && listening, checks);
   }
 
@@ -153,6 +189,11 @@ final class SidecarImpl implements Sidecar {
     Future<Void> server = proxyServer == null ? Future.succeededFuture() : proxyServer.close();
     Future<Void> adminClosed = admin == null ? Future.succeededFuture() : admin.close();
     Future<Void> client = proxy == null ? Future.succeededFuture() : proxy.close();
-    return Future.all(server, adminClosed, client).mapEmpty();
+    return Future.all(server, adminClosed, client)
+        .compose(v -> hazelcast == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+          hazelcast.shutdown();
+          return null;
+        }))
+        .mapEmpty();
   }
 }

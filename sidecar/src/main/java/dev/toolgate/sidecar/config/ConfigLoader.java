@@ -47,7 +47,7 @@ public final class ConfigLoader {
 
   /** The fields of the file that configure the sidecar rather than the policy. */
   static final List<String> SIDECAR_FIELDS =
-      List.of("revision", "listen", "admin", "runtime", "approvals", "agent");
+      List.of("revision", "listen", "admin", "runtime", "approvals", "agent", "sharedState");
 
   /** The sidecar's own fields, read apart from the policy's. */
   private record Deployment(
@@ -56,7 +56,8 @@ public final class ConfigLoader {
       ListenAddress admin,
       RuntimeOptions runtime,
       ApprovalOptions approvals,
-      AgentIdentity agent) {}
+      AgentIdentity agent,
+      SharedStateOptions sharedState) {}
 
   private final Clock clock;
 
@@ -102,6 +103,7 @@ public final class ConfigLoader {
               deployment.runtime(),
               resolve(deployment.approvals(), source),
               deployment.agent(),
+              deployment.sharedState(),
               policy);
     } catch (JsonMappingException e) {
       throw new ConfigException(source, List.of(describe(e)));
@@ -130,6 +132,11 @@ public final class ConfigLoader {
           "runtime.connectTimeoutMs: must be >= 1, was " + config.runtime().connectTimeoutMs());
     }
     approvals(config, problems);
+    SharedStateOptions shared = config.sharedState();
+    if (shared.mode() == SharedStateOptions.Mode.CLIENT && shared.members().isEmpty()
+        && shared.kubernetesServiceDns() == null) {
+      problems.add("sharedState: client mode needs members or kubernetesServiceDns");
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(source, problems);
     }

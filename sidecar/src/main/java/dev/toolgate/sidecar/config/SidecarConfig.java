@@ -12,6 +12,7 @@ import dev.toolgate.policy.model.Policy;
  * @param runtime body limit, config polling, connect timeout
  * @param approvals the key that verifies approval tokens
  * @param agent the workload this sidecar serves
+ * @param sharedState where quota counters and idempotency records live
  * @param policy the policy enforced on tool calls
  */
 public record SidecarConfig(
@@ -21,6 +22,7 @@ public record SidecarConfig(
     RuntimeOptions runtime,
     ApprovalOptions approvals,
     AgentIdentity agent,
+    SharedStateOptions sharedState,
     Policy policy) {
 
   public SidecarConfig {
@@ -33,5 +35,6 @@ public record SidecarConfig(
     runtime = runtime == null ? RuntimeOptions.DEFAULT : runtime;
     approvals = approvals == null ? ApprovalOptions.NONE : approvals;
     agent = agent == null ? AgentIdentity.DEFAULT : agent;
+    sharedState = sharedState == null ? SharedStateOptions.DEFAULT : sharedState;
   }
 }

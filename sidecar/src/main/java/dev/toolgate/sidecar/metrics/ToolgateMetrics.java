@@ -159,6 +159,13 @@ public final class ToolgateMetrics {
         .increment();
   }
 
+  /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
+  public void sharedState(java.util.function.Supplier<Number> up) {
+    Gauge.builder("toolgate.shared.state.up", up)
+        .description("1 when the shared state answers, 0 when serving on local state")
+        .register(registry);
+  }
+
   public void rejected(String reason) {
     Counter.builder("toolgate.requests.rejected")
         .description("Requests refused by the sidecar before reaching an upstream")

@@ -10,9 +10,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import dev.toolgate.policy.retry.RetryBudget;
 import dev.toolgate.sidecar.state.Breakers;
-import dev.toolgate.sidecar.state.IdempotencyStore;
 import dev.toolgate.sidecar.state.LastKnownResults;
-import dev.toolgate.sidecar.state.QuotaStore;
+import dev.toolgate.sidecar.state.Stores;
 import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.UsedApprovals;
 import java.time.Clock;
@@ -33,8 +32,6 @@ public final class Proxy {
 
   private static final long ID_EXPIRY_PERIOD_MS = 5_000;
 
-  /** How long a write's idempotency record (and its answer, for replay) is kept. */
-  public static final long IDEMPOTENCY_RECORD_TTL_MS = 3_600_000;
 
   private final Vertx vertx;
   private final AtomicReference<Routing> routing;
@@ -42,7 +39,8 @@ public final class Proxy {
   private final ProxyHandler handler;
   private final long expiryTimer;
 
-  private Proxy(Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock) {
+  private Proxy(
+      Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock, Stores stores) {
     this.vertx = vertx;
     this.routing = new AtomicReference<>(initial);
     long connectTimeoutMs = initial.loaded().config().runtime().connectTimeoutMs();
@@ -67,7 +65,7 @@ public final class Proxy {
             events,
             metrics,
             clock,
-            IdempotencyStore.inMemory(IDEMPOTENCY_RECORD_TTL_MS),
+            stores.idempotency(),
             new UsedApprovals(),
             intents,
             new ConcurrentHashMap<>(),
@@ -77,7 +75,7 @@ public final class Proxy {
               metrics.breakerTransition(name, t.to().wireName());
               LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
             }),
-            QuotaStore.inMemory(),
+            stores.quotas(),
             new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY),
             new SessionAudit());
     this.handler = new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
@@ -92,8 +90,8 @@ public final class Proxy {
   }
 
   public static Proxy create(
-      Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock) {
-    return new Proxy(vertx, initial, events, metrics, clock);
+      Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock, Stores stores) {
+    return new Proxy(vertx, initial, events, metrics, clock, stores);
   }
 
   public Handler<HttpServerRequest> handler() {

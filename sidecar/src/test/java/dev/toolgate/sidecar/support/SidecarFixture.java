@@ -39,9 +39,17 @@ public final class SidecarFixture implements AutoCloseable {
   public final Path configFile;
   public final Sidecar sidecar;
 
-  private SidecarFixture(Path dir, Map<String, String> extraUpstreams, String extraYaml)
+  private final boolean ownsBackend;
+
+  private SidecarFixture(Path dir, DemoBackend shared, Map<String, String> extraUpstreams, String extraYaml)
       throws Exception {
-    backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
+    ownsBackend = shared == null;
+    backend = shared != null ? shared
+        : DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
+    if (!extraYaml.contains("sharedState:")) {
+      // Local state unless a test asks for Hazelcast: quick, and no member to start.
+      extraYaml = extraYaml + "sharedState: {mode: local}\n";
+    }
     configFile = dir.resolve("sidecar.yaml");
     writeApprovalKey(dir);
     Files.writeString(configFile, config(backend.mcpUrl(), extraUpstreams, extraYaml, 1));
@@ -51,12 +59,17 @@ public final class SidecarFixture implements AutoCloseable {
   }
 
   public static SidecarFixture start(Path dir) throws Exception {
-    return new SidecarFixture(dir, Map.of(), "");
+    return new SidecarFixture(dir, null, Map.of(), "");
   }
 
   public static SidecarFixture start(Path dir, Map<String, String> extraUpstreams, String extraYaml)
       throws Exception {
-    return new SidecarFixture(dir, new LinkedHashMap<>(extraUpstreams), extraYaml);
+    return new SidecarFixture(dir, null, new LinkedHashMap<>(extraUpstreams), extraYaml);
+  }
+
+  /** A sidecar in front of a backend another fixture owns: replicas of one agent. */
+  public static SidecarFixture replica(Path dir, DemoBackend backend, String extraYaml) throws Exception {
+    return new SidecarFixture(dir, backend, Map.of(), extraYaml);
   }
 
   /** The demo configuration with loopback ports from 0, the given upstreams and extra fields. */
@@ -152,8 +165,10 @@ public final class SidecarFixture implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
-      sidecar.close().await(10, TimeUnit.SECONDS);
-      backend.close().await(10, TimeUnit.SECONDS);
+      sidecar.close().await(20, TimeUnit.SECONDS);
+      if (ownsBackend) {
+        backend.close().await(10, TimeUnit.SECONDS);
+      }
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

@@ -1,0 +1,67 @@
+package dev.toolgate.sidecar.state.hazelcast;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.config.ClientConnectionStrategyConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import dev.toolgate.sidecar.config.SharedStateOptions;
+import java.util.Locale;
+
+/**
+ * Starts the Hazelcast side of the shared state: an embedded member (one command, no cluster) or a
+ * client of the cluster (addresses or Kubernetes DNS discovery, smart routing to all members).
+ * Multicast is never used: members only find the peers they are told about.
+ */
+public final class SharedState {
+
+  private SharedState() {}
+
+  /** Blocking: call it on a worker thread. */
+  public static HazelcastInstance start(SharedStateOptions options, String bindHost) {
+    System.setProperty("hazelcast.logging.type", "slf4j");
+    System.setProperty("hazelcast.phone.home.enabled", "false");
+    return switch (options.mode()) {
+      case EMBEDDED -> member(options, bindHost);
+      case CLIENT -> client(options);
+      case LOCAL -> throw new IllegalArgumentException("local mode has no Hazelcast");
+    };
+  }
+
+  private static HazelcastInstance member(SharedStateOptions options, String bindHost) {
+    Config config = new Config();
+    config.setClusterName(options.clusterName());
+    config.setProperty("hazelcast.shutdownhook.enabled", "false");
+    config.getNetworkConfig().setPort(options.port()).setPortAutoIncrement(true);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(bindHost);
+    config.setProperty("hazelcast.local.localAddress", bindHost);
+    JoinConfig join = config.getNetworkConfig().getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    join.getTcpIpConfig().setEnabled(true).setMembers(options.members());
+    config.getMapConfig(HazelcastQuotaStore.SESSIONS).setMaxIdleSeconds(2 * 3600).setBackupCount(1);
+    config.getMapConfig(HazelcastQuotaStore.AGENTS).setMaxIdleSeconds(2 * 3600).setBackupCount(1);
+    config.getMapConfig(HazelcastIdempotencyStore.RECORDS).setBackupCount(1);
+    return Hazelcast.newHazelcastInstance(config);
+  }
+
+  private static HazelcastInstance client(SharedStateOptions options) {
+    ClientConfig config = new ClientConfig();
+    config.setClusterName(options.clusterName());
+    config.setProperty("hazelcast.client.shutdownhook.enabled", "false");
+    if (options.kubernetesServiceDns() != null) {
+      config.getNetworkConfig().getKubernetesConfig().setEnabled(true)
+          .setProperty("service-dns", options.kubernetesServiceDns().toLowerCase(Locale.ROOT));
+    } else {
+      config.getNetworkConfig().setAddresses(options.members());
+    }
+    // Serve on local state while the cluster is away; reconnect in the background.
+    config.getConnectionStrategyConfig()
+        .setAsyncStart(false)
+        .setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
+    config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(10_000);
+    return HazelcastClient.newHazelcastClient(config);
+  }
+}

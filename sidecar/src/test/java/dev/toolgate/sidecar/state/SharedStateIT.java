@@ -1,0 +1,114 @@
+package dev.toolgate.sidecar.state;
+
+import static dev.toolgate.sidecar.support.SidecarFixture.API;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import dev.toolgate.sidecar.support.SidecarFixture;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two sidecar replicas of one agent, clients of one real Hazelcast member: an agent cannot escape
+ * a quota or duplicate a write by landing on the other replica.
+ */
+class SharedStateIT {
+
+  static final String RESTART = "restart_deployment_job";
+  static final String TOOLS =
+      "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
+          + " idempotency: {keyComponents: [intent_id, /job_id]}}\n";
+
+  @TempDir Path dir;
+  private HazelcastInstance member;
+  private SidecarFixture a;
+  private SidecarFixture b;
+  private String session;
+
+  @BeforeEach
+  void start() throws Exception {
+    String cluster = "toolgate-it-" + UUID.randomUUID();
+    Config config = new Config().setClusterName(cluster);
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.getNetworkConfig().setPort(5801).setPortAutoIncrement(true).setPortCount(100);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+    config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
+    config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
+    member = Hazelcast.newHazelcastInstance(config);
+    int port = member.getCluster().getLocalMember().getAddress().getPort();
+    String shared = TOOLS + "sharedState: {mode: client, clusterName: " + cluster
+        + ", members: [\"127.0.0.1:" + port + "\"]}\n";
+    a = SidecarFixture.start(Files.createDirectory(dir.resolve("a")), Map.of(), shared);
+    b = SidecarFixture.replica(Files.createDirectory(dir.resolve("b")), a.backend, shared);
+    session = a.initialize(API);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (b != null) {
+      b.close();
+    }
+    if (a != null) {
+      a.close();
+    }
+    if (member != null) {
+      member.shutdown();
+    }
+  }
+
+  private String write(SidecarFixture via, String intent, String job) {
+    try {
+      HttpResponse<String> r = via.send(via.post(API, SidecarFixture.toolCall(1, RESTART,
+              new JsonObject().put("job_id", job).put("environment", "prod").encode(),
+              new JsonObject().put("dev.toolgate/intent-id", intent).encode()))
+          .header("Mcp-Session-Id", session));
+      JsonObject result = new JsonObject(r.body()).getJsonObject("result");
+      if (!result.getBoolean("isError")) {
+        return result.getJsonObject("_meta") != null ? "replayed" : "ok";
+      }
+      return result.getJsonObject("structuredContent").getJsonObject("toolgate").getString("code");
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void sixteenConcurrentWritesOfOneSessionAcrossTwoReplicasExecuteExactlyFifteen() {
+    List<String> codes = IntStream.range(0, 16)
+        .mapToObj(i -> CompletableFuture.supplyAsync(() -> write(i % 2 == 0 ? a : b, "i" + i, "j" + i)))
+        .toList().stream().map(CompletableFuture::join).toList();
+
+    assertThat(codes.stream().filter("ok"::equals)).hasSize(15);
+    assertThat(codes.stream().filter("quota_exceeded"::equals)).hasSize(1);
+    assertThat(a.backend.ledger().operationsPerformed(RESTART)).isEqualTo(15);
+  }
+
+  @Test
+  void aWriteRelaunchedOnTheOtherReplicaIsNotDuplicated() {
+    assertThat(write(a, "intent-x", "j1")).isEqualTo("ok");
+
+    assertThat(write(b, "intent-x", "j1")).isEqualTo("replayed");
+    assertThat(a.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
+    assertThat(a.backend.ledger().callsReceived(RESTART)).isEqualTo(1);
+  }
+
+  @Test
+  void bothReplicasReportTheSharedStateUp() throws Exception {
+    assertThat(new JsonObject(a.admin("/readyz")).getJsonObject("checks").getString("sharedState"))
+        .isEqualTo("up");
+    assertThat(b.admin("/metrics")).contains("toolgate_shared_state_up 1.0");
+  }
+}
