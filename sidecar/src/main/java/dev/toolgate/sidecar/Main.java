@@ -18,6 +18,7 @@ public final class Main {
       """
       Usage: java -jar sidecar/target/toolgate-sidecar.jar --config FILE [--check]
              java -jar sidecar/target/toolgate-sidecar.jar approve --help
+             java -jar sidecar/target/toolgate-sidecar.jar quota --help
 
       Toolgate sidecar: an MCP proxy that enforces a resilience policy on every tools/call.
         --config FILE   the sidecar configuration (YAML); reloaded when it changes
@@ -38,6 +39,14 @@ public final class Main {
   static int run(String[] args) {
     if (args.length > 0 && args[0].equals("approve")) {
       return ApproveCommand.run(args, System.out, System.err, Clock.systemUTC());
+    }
+    if (args.length > 0 && args[0].equals("quota")) {
+      try {
+        return dev.toolgate.sidecar.admin.QuotaCommand.run(args, System.out, System.err);
+      } catch (NumberFormatException e) {
+        System.err.println("error: " + e.getMessage());
+        return 2;
+      }
     }
     Path config = null;
     boolean check = false;

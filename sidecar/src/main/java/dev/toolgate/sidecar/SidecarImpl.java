@@ -112,9 +112,11 @@ final class SidecarImpl implements Sidecar {
             this::readiness,
             this::activeConfig,
             reloader::lastRejection,
-            options.configFile().toString());
+            options.configFile().toString(),
+            stores.quotas(),
+            options.clock());
     ListenAddress listen = loaded.config().listen();
-    ListenAddress adminAt = loaded.config().admin();
+    var adminAt = loaded.config().admin();
     return vertx
         .createHttpServer(
             new HttpServerOptions()

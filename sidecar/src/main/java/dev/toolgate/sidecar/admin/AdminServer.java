@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.state.QuotaStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -26,8 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The admin listener: {@code /healthz} (the process serves), {@code /readyz} (routing and
  * configuration are loaded), {@code /metrics} (Prometheus) and {@code /config} (the configuration
- * in force, its revision and hash, and the last refused change). Read-only: nothing here changes
- * state, so nothing here needs authentication yet.
+ * in force, its revision and hash, and the last refused change). The state-changing calls under
+ * {@code /admin/} (raise or reset a session's quota, on every replica through the shared state)
+ * need the bearer token of {@code admin.tokenFile}.
  */
 public final class AdminServer {
 
@@ -42,6 +44,9 @@ public final class AdminServer {
   private final Supplier<LoadedConfig> active;
   private final Supplier<ConfigReloader.Rejection> lastRejection;
   private final String source;
+  private final QuotaStore quotas;
+  private final java.time.Clock clock;
+  private Vertx vertx;
   private HttpServer server;
 
   public AdminServer(
@@ -49,15 +54,20 @@ public final class AdminServer {
       Supplier<Readiness> readiness,
       Supplier<LoadedConfig> active,
       Supplier<ConfigReloader.Rejection> lastRejection,
-      String source) {
+      String source,
+      QuotaStore quotas,
+      java.time.Clock clock) {
     this.metrics = metrics;
     this.readiness = readiness;
     this.active = active;
     this.lastRejection = lastRejection;
     this.source = source;
+    this.quotas = quotas;
+    this.clock = clock;
   }
 
   public Future<AdminServer> listen(Vertx vertx, String host, int port) {
+    this.vertx = vertx;
     return vertx
         .createHttpServer(
             new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false))
@@ -90,6 +100,15 @@ public final class AdminServer {
   }
 
   private void route(HttpServerRequest req) {
+    if (req.method() == HttpMethod.POST && req.path().startsWith("/admin/")) {
+      // The body is taken before any asynchronous step, or it would be gone.
+      req.body().onSuccess(body -> authenticated(req).onSuccess(ok -> {
+        if (ok) {
+          change(req, body);
+        }
+      }));
+      return;
+    }
     if (req.method() != HttpMethod.GET && req.method() != HttpMethod.HEAD) {
       req.response().setStatusCode(405).putHeader(HttpHeaders.ALLOW, "GET, HEAD").end();
       return;
@@ -107,6 +126,73 @@ public final class AdminServer {
       case "/config" -> json(req, 200, config());
       default ->
           json(req, 404, new JsonObject().put("error", "unknown path; try /healthz, /readyz, /metrics, /config"));
+    }
+  }
+
+  /**
+   * State-changing calls present the bearer token of {@code admin.tokenFile}; without a configured
+   * token they are refused. Compared in constant time.
+   */
+  private Future<Boolean> authenticated(HttpServerRequest req) {
+    String tokenFile = active.get().config().admin().tokenFile();
+    if (tokenFile == null) {
+      json(req, 403, new JsonObject().put("error", "the admin API is disabled: set admin.tokenFile"));
+      return Future.succeededFuture(false);
+    }
+    return vertx.fileSystem().readFile(tokenFile).map(buffer -> {
+      String expected = "Bearer " + buffer.toString().strip();
+      String given = req.getHeader(HttpHeaders.AUTHORIZATION);
+      boolean ok = given != null && java.security.MessageDigest.isEqual(
+          expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          given.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      if (!ok) {
+        LOG.warn("refused an unauthenticated admin call to {}", req.path());
+        req.response().putHeader("WWW-Authenticate", "Bearer");
+        json(req, 401, new JsonObject().put("error", "a valid bearer token (admin.tokenFile) is required"));
+      }
+      return ok;
+    }).otherwise(e -> {
+      json(req, 500, new JsonObject().put("error", "cannot read admin.tokenFile"));
+      return false;
+    });
+  }
+
+  private void change(HttpServerRequest req, io.vertx.core.buffer.Buffer body) {
+    JsonObject in;
+    try {
+      in = body.length() == 0 ? new JsonObject() : body.toJsonObject();
+    } catch (RuntimeException e) {
+      json(req, 400, new JsonObject().put("error", "the body must be a JSON object"));
+      return;
+    }
+    String session = in.getString("session");
+    if (session == null || session.isBlank()) {
+      json(req, 400, new JsonObject().put("error", "'session' is required"));
+      return;
+    }
+    switch (req.path()) {
+      case "/admin/quotas/raise" -> {
+        int reads = in.getInteger("reads", 0);
+        int writes = in.getInteger("writes", 0);
+        if (reads < 0 || writes < 0 || reads + writes == 0) {
+          json(req, 400, new JsonObject().put("error", "give 'reads' and/or 'writes' (> 0) to add"));
+          return;
+        }
+        quotas.raise(session, reads, writes, clock.millis())
+            .onSuccess(u -> {
+              LOG.info("admin raised the quota of session {} by {} reads, {} writes", session, reads, writes);
+              json(req, 200, new JsonObject().put("session", session).put("reads", u.reads())
+                  .put("writes", u.writes()).put("extraReads", u.extraReads()).put("extraWrites", u.extraWrites()));
+            })
+            .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
+      }
+      case "/admin/quotas/reset" -> quotas.reset(session)
+          .onSuccess(v -> {
+            LOG.info("admin reset the quota of session {}", session);
+            json(req, 200, new JsonObject().put("session", session).put("reset", true));
+          })
+          .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
+      default -> json(req, 404, new JsonObject().put("error", "unknown admin call; try /admin/quotas/raise or /admin/quotas/reset"));
     }
   }
 

@@ -53,7 +53,7 @@ public final class ConfigLoader {
   private record Deployment(
       Long revision,
       ListenAddress listen,
-      ListenAddress admin,
+      AdminOptions admin,
       RuntimeOptions runtime,
       ApprovalOptions approvals,
       AgentIdentity agent,
@@ -99,7 +99,7 @@ public final class ConfigLoader {
           new SidecarConfig(
               deployment.revision() == null ? 0 : deployment.revision(),
               deployment.listen(),
-              deployment.admin(),
+              resolveAdmin(deployment.admin(), source),
               deployment.runtime(),
               resolve(deployment.approvals(), source),
               deployment.agent(),
@@ -120,7 +120,16 @@ public final class ConfigLoader {
       problems.add("revision: must be >= 0, was " + config.revision());
     }
     listen("listen", config.listen(), problems);
-    listen("admin", config.admin(), problems);
+    listen("admin", config.admin().address(), problems);
+    if (config.admin().tokenFile() != null) {
+      try {
+        if (Files.readString(Path.of(config.admin().tokenFile())).strip().length() < 16) {
+          problems.add("admin.tokenFile: the token must hold at least 16 characters");
+        }
+      } catch (IOException e) {
+        problems.add("admin.tokenFile: cannot read " + config.admin().tokenFile());
+      }
+    }
     if (config.runtime().maxBodyBytes() < 1024) {
       problems.add("runtime.maxBodyBytes: must be >= 1024, was " + config.runtime().maxBodyBytes());
     }
@@ -166,6 +175,17 @@ public final class ConfigLoader {
     return key.isAbsolute() || dir == null
         ? approvals
         : new ApprovalOptions(dir.resolve(key).normalize().toString());
+  }
+
+  private static AdminOptions resolveAdmin(AdminOptions admin, String source) {
+    if (admin == null || admin.tokenFile() == null) {
+      return admin;
+    }
+    Path token = Path.of(admin.tokenFile());
+    Path dir = Path.of(source).toAbsolutePath().getParent();
+    return token.isAbsolute() || dir == null
+        ? admin
+        : new AdminOptions(admin.host(), admin.port(), dir.resolve(token).normalize().toString());
   }
 
   private static void approvals(SidecarConfig config, List<String> problems) {

@@ -18,7 +18,7 @@ import dev.toolgate.policy.model.Policy;
 public record SidecarConfig(
     long revision,
     ListenAddress listen,
-    ListenAddress admin,
+    AdminOptions admin,
     RuntimeOptions runtime,
     ApprovalOptions approvals,
     AgentIdentity agent,
@@ -29,9 +29,7 @@ public record SidecarConfig(
     listen =
         (listen == null ? new ListenAddress(null, null) : listen)
             .withDefaultPort(ListenAddress.DEFAULT_PROXY_PORT);
-    admin =
-        (admin == null ? new ListenAddress(null, null) : admin)
-            .withDefaultPort(ListenAddress.DEFAULT_ADMIN_PORT);
+    admin = admin == null ? new AdminOptions(null, null, null) : admin;
     runtime = runtime == null ? RuntimeOptions.DEFAULT : runtime;
     approvals = approvals == null ? ApprovalOptions.NONE : approvals;
     agent = agent == null ? AgentIdentity.DEFAULT : agent;

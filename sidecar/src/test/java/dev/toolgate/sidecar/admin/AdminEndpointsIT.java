@@ -72,6 +72,15 @@ class AdminEndpointsIT {
   }
 
   @Test
+  void refusesQuotaChangesWhenNoAdminTokenIsConfigured() throws Exception {
+    var response = f.send(HttpRequest.newBuilder(URI.create(f.adminUrl("/admin/quotas/reset")))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"session\":\"s\"}")));
+
+    assertThat(response.statusCode()).isEqualTo(403);
+    assertThat(response.body()).contains("admin.tokenFile");
+  }
+
+  @Test
   void refusesStateChangingMethods() throws Exception {
     var response =
         f.send(HttpRequest.newBuilder(URI.create(f.adminUrl("/config")))

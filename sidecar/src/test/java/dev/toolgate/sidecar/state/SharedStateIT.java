@@ -32,6 +32,8 @@ class SharedStateIT {
       "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
           + " idempotency: {keyComponents: [intent_id, /job_id]}}\n";
 
+  static final String TOKEN = "admin-token-for-tests-0123456789";
+
   @TempDir Path dir;
   private HazelcastInstance member;
   private SidecarFixture a;
@@ -50,9 +52,14 @@ class SharedStateIT {
     member = Hazelcast.newHazelcastInstance(config);
     int port = member.getCluster().getLocalMember().getAddress().getPort();
     String shared = TOOLS + "sharedState: {mode: client, clusterName: " + cluster
-        + ", members: [\"127.0.0.1:" + port + "\"]}\n";
-    a = SidecarFixture.start(Files.createDirectory(dir.resolve("a")), Map.of(), shared);
-    b = SidecarFixture.replica(Files.createDirectory(dir.resolve("b")), a.backend, shared);
+        + ", members: [\"127.0.0.1:" + port + "\"]}\n"
+        + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\n";
+    Path dirA = Files.createDirectory(dir.resolve("a"));
+    Path dirB = Files.createDirectory(dir.resolve("b"));
+    Files.writeString(dirA.resolve("admin.token"), TOKEN);
+    Files.writeString(dirB.resolve("admin.token"), TOKEN);
+    a = SidecarFixture.start(dirA, Map.of(), shared);
+    b = SidecarFixture.replica(dirB, a.backend, shared);
     session = a.initialize(API);
   }
 
@@ -103,6 +110,26 @@ class SharedStateIT {
     assertThat(write(b, "intent-x", "j1")).isEqualTo("replayed");
     assertThat(a.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
     assertThat(a.backend.ledger().callsReceived(RESTART)).isEqualTo(1);
+  }
+
+  @Test
+  void aQuotaRaisedThroughOneReplicasAdminApiAppliesOnTheOther() throws Exception {
+    for (int i = 0; i < 15; i++) {
+      assertThat(write(a, "q" + i, "j" + i)).isEqualTo("ok");
+    }
+    assertThat(write(b, "q15", "j15")).isEqualTo("quota_exceeded");
+
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    Path token = dir.resolve("a/admin.token");
+    int code = dev.toolgate.sidecar.admin.QuotaCommand.run(new String[] {"quota", "raise",
+        "--admin", a.adminUrl(""), "--token-file", token.toString(), "--session", session, "--writes", "2"},
+        new java.io.PrintStream(out), new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+
+    assertThat(code).isZero();
+    assertThat(new JsonObject(out.toString()).getInteger("extraWrites")).isEqualTo(2);
+    assertThat(write(b, "q16", "j16")).isEqualTo("ok");
+    assertThat(write(a, "q17", "j17")).isEqualTo("ok");
+    assertThat(write(b, "q18", "j18")).isEqualTo("quota_exceeded");
   }
 
   @Test
