@@ -30,7 +30,8 @@ class SharedStateIT {
   static final String RESTART = "restart_deployment_job";
   static final String TOOLS =
       "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
-          + " idempotency: {keyComponents: [intent_id, /job_id]}}\n";
+          + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
+          + "  - {name: get_deployment_job, upstream: deployment-api, effect: read_only}\n";
 
   static final String TOKEN = "admin-token-for-tests-0123456789";
 
@@ -71,16 +72,20 @@ class SharedStateIT {
     if (a != null) {
       a.close();
     }
-    if (member != null) {
+    if (member != null && member.getLifecycleService().isRunning()) {
       member.shutdown();
     }
   }
 
   private String write(SidecarFixture via, String intent, String job) {
+    return call(via, RESTART, new JsonObject().put("job_id", job).put("environment", "prod"),
+        new JsonObject().put("dev.toolgate/intent-id", intent));
+  }
+
+  private String call(SidecarFixture via, String tool, JsonObject args, JsonObject meta) {
     try {
-      HttpResponse<String> r = via.send(via.post(API, SidecarFixture.toolCall(1, RESTART,
-              new JsonObject().put("job_id", job).put("environment", "prod").encode(),
-              new JsonObject().put("dev.toolgate/intent-id", intent).encode()))
+      HttpResponse<String> r = via.send(via.post(API, SidecarFixture.toolCall(1, tool, args.encode(),
+              meta == null ? null : meta.encode()))
           .header("Mcp-Session-Id", session));
       JsonObject result = new JsonObject(r.body()).getJsonObject("result");
       if (!result.getBoolean("isError")) {
@@ -130,6 +135,22 @@ class SharedStateIT {
     assertThat(write(b, "q16", "j16")).isEqualTo("ok");
     assertThat(write(a, "q17", "j17")).isEqualTo("ok");
     assertThat(write(b, "q18", "j18")).isEqualTo("quota_exceeded");
+  }
+
+  @Test
+  void withoutTheClusterReadsServeOnLocalStateAndWritesFailClosed() throws Exception {
+    member.shutdown();
+
+    String read = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+        .until(() -> call(a, "get_deployment_job", new JsonObject().put("job_id", "j1"), null), "ok"::equals);
+    String write = write(a, "down-1", "j1");
+
+    assertThat(read).isEqualTo("ok");
+    assertThat(write).isEqualTo("policy_denied");
+    assertThat(a.backend.ledger().operationsPerformed(RESTART)).isZero();
+    assertThat(new JsonObject(a.admin("/readyz")).getJsonObject("checks").getString("sharedState"))
+        .startsWith("unreachable");
+    assertThat(a.admin("/metrics")).contains("toolgate_shared_state_up 0.0");
   }
 
   @Test
