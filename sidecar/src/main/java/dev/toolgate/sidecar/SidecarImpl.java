@@ -13,6 +13,7 @@ import com.hazelcast.core.HazelcastInstance;
 import dev.toolgate.sidecar.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.ResilientQuotaStore;
 import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.sidecar.state.hazelcast.HazelcastCircuits;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastIdempotencyStore;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
 import dev.toolgate.sidecar.state.hazelcast.SharedState;
@@ -73,7 +74,8 @@ final class SidecarImpl implements Sidecar {
       stores = new Stores(
           new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
           new ResilientQuotaStore(new HazelcastQuotaStore(vertx, instance), local.quotas(),
-              shared.writesWhenUnavailable(), up -> sharedUp = up));
+              shared.writesWhenUnavailable(), up -> sharedUp = up),
+          new HazelcastCircuits(vertx, instance));
       sharedUp = true;
       metrics.sharedState(() -> sharedUp ? 1 : 0);
       LOG.info("shared state: Hazelcast {} in cluster '{}'", shared.mode().name().toLowerCase(java.util.Locale.ROOT),

@@ -60,6 +60,19 @@ public final class CircuitBreaker {
     state.onResult(permission, nowMs, failure, durationMs >= policy.slowCallMs());
   }
 
+  /**
+   * Opens a closed breaker because another replica opened its twin: the circuit is one across all
+   * replicas. No effect unless closed.
+   *
+   * @param openedAtMs when the other replica opened it, so both probe at the same time
+   */
+  public synchronized void openFromPeer(long nowMs, long openedAtMs) {
+    if (state.kind() == CircuitState.CLOSED) {
+      lastOpenedAtMs = openedAtMs;
+      transition(new Open(openedAtMs), nowMs, "opened by another replica");
+    }
+  }
+
   /** A permitted call ended without an outcome to judge (cancelled by the agent). */
   public synchronized void release(Permission permission) {
     state.release(permission);

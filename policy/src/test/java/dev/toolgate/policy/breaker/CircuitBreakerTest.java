@@ -121,6 +121,15 @@ class CircuitBreakerTest {
   }
 
   @Test
+  void opensWhenAPeerOpenedAndProbesWhenThePeerWould() {
+    breaker.openFromPeer(now, now - 10_000);
+
+    assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
+    assertThat(breaker.tryAcquire(now).retryInMs()).isEqualTo(20_000);
+    assertThat(transitions.get(0).reason()).isEqualTo("opened by another replica");
+  }
+
+  @Test
   void ignoresLateOutcomesOfCallsAdmittedBeforeItOpened() {
     Permission early = breaker.tryAcquire(now);
     calls(20, true, 10);

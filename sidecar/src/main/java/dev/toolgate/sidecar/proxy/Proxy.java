@@ -74,7 +74,7 @@ public final class Proxy {
             new Breakers((name, t) -> {
               metrics.breakerTransition(name, t.to().wireName());
               LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
-            }),
+            }, stores.circuits()),
             stores.quotas(),
             new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY),
             new SessionAudit());

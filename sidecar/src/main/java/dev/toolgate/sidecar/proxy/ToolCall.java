@@ -73,6 +73,7 @@ final class ToolCall {
   private String breakerName;
   private Permission permission;
   private CircuitState circuitAtCall;
+  private String probeLease;
 
   ToolCall(CallServices s, HttpServerRequest req, LoadedConfig loaded, ToolCallContext ctx,
       String tool) {
@@ -117,8 +118,12 @@ final class ToolCall {
         .onSuccess(verdict -> {
           if (!verdict.allowed()) {
             quotaBlocked(verdict);
-          } else if (breakerAdmits()) {
-            proceed();
+          } else {
+            breakerAdmits().onSuccess(admitted -> {
+              if (admitted) {
+                proceed();
+              }
+            });
           }
         })
         .onFailure(e -> deny(AgentCode.POLICY_DENIED, "the quota state is unavailable: " + e.getMessage(), null));
@@ -161,9 +166,9 @@ final class ToolCall {
         .put("lastCalls", s.audit().lastCalls(sessionKey)));
   }
 
-  private boolean breakerAdmits() {
+  private io.vertx.core.Future<Boolean> breakerAdmits() {
     if (rule.breaker() == null) {
-      return true;
+      return io.vertx.core.Future.succeededFuture(true);
     }
     breakerName = Breakers.name(upstream, rule);
     breaker = s.breakers().of(upstream, rule);
@@ -173,20 +178,52 @@ final class ToolCall {
       case HALF_OPEN -> 1;
       case OPEN -> 2;
     });
-    circuitAtCall = breaker.state();
-    permission = breaker.tryAcquire(s.clock().millis());
+    long now = s.clock().millis();
+    long peerOpenedAt = s.breakers().shared().peerOpenedAt(breakerName, now);
+    if (peerOpenedAt > 0) {
+      breaker.openFromPeer(now, peerOpenedAt);
+    }
+    permission = breaker.tryAcquire(now);
     circuitAtCall = permission.state();
     if (!permission.permitted()) {
       circuitOpen(permission);
-      return false;
+      return io.vertx.core.Future.succeededFuture(false);
     }
-    return true;
+    if (permission.verdict() != Permission.Verdict.PROBE) {
+      return io.vertx.core.Future.succeededFuture(true);
+    }
+    // Half-open: the probe needs one of the cluster's permits too.
+    long leaseMs = 2 * policy.budget().transportMs();
+    return s.breakers().shared().acquireProbe(breakerName, rule.breaker().halfOpen().concurrentProbes(), leaseMs)
+        .map(lease -> {
+          if (lease == null) {
+            Permission mine = permission;
+            breaker.release(mine);
+            circuitOpen(new Permission(Permission.Verdict.REJECTED, CircuitState.HALF_OPEN, 0,
+                "a probe is running on another replica"));
+            return false;
+          }
+          probeLease = lease;
+          return true;
+        })
+        .otherwise(e -> {
+          probeLease = null;
+          return true;
+        });
   }
 
   private void releasePermission() {
     if (breaker != null && permission != null) {
       breaker.release(permission);
       permission = null;
+    }
+    releaseProbeLease();
+  }
+
+  private void releaseProbeLease() {
+    if (probeLease != null) {
+      s.breakers().shared().releaseProbe(probeLease);
+      probeLease = null;
     }
   }
 
@@ -383,6 +420,7 @@ final class ToolCall {
         breaker.onResult(permission, s.clock().millis(), o.result().isBackendFailure(), o.nanos() / 1_000_000);
       }
       permission = null;
+      releaseProbeLease();
     }
     if (o.result() == ResultClass.SUCCESS && o.answer() != null && rule.breaker() != null
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {

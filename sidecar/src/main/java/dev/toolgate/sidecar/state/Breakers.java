@@ -19,10 +19,19 @@ public final class Breakers {
 
   private final Map<String, Entry> breakers = new ConcurrentHashMap<>();
   private final BiConsumer<String, Transition> onTransition;
+  private final SharedCircuits shared;
 
-  /** @param onTransition told of every state change, with the breaker's name */
-  public Breakers(BiConsumer<String, Transition> onTransition) {
+  /**
+   * @param onTransition told of every state change, with the breaker's name
+   * @param shared where openings and closings are published to the other replicas
+   */
+  public Breakers(BiConsumer<String, Transition> onTransition, SharedCircuits shared) {
     this.onTransition = onTransition;
+    this.shared = shared;
+  }
+
+  public SharedCircuits shared() {
+    return shared;
   }
 
   /** The breaker's name: {@code <upstream>/<tool or group>}, or {@code <upstream>} for a backend scope. */
@@ -38,8 +47,19 @@ public final class Breakers {
     return breakers
         .compute(name, (n, e) -> e != null && e.policy().equals(rule.breaker())
             ? e
-            : new Entry(rule.breaker(), new CircuitBreaker(rule.breaker(), t -> onTransition.accept(n, t))))
+            : new Entry(rule.breaker(), new CircuitBreaker(rule.breaker(), t -> {
+              publish(n, rule.breaker(), t);
+              onTransition.accept(n, t);
+            })))
         .breaker();
+  }
+
+  private void publish(String name, BreakerPolicy policy, Transition t) {
+    if (t.to() == dev.toolgate.policy.breaker.CircuitState.OPEN && !t.reason().equals("opened by another replica")) {
+      shared.opened(name, t.atMs(), t.atMs() + policy.openSeconds() * 1000L);
+    } else if (t.to() == dev.toolgate.policy.breaker.CircuitState.CLOSED) {
+      shared.closed(name);
+    }
   }
 
   /** Every breaker by name, for metrics. */

@@ -31,7 +31,9 @@ class SharedStateIT {
   static final String TOOLS =
       "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
           + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
-          + "  - {name: get_deployment_job, upstream: deployment-api, effect: read_only}\n";
+          + "  - {name: get_deployment_job, upstream: deployment-api, effect: read_only,\n"
+          + "     breaker: {minimumCalls: 4, failureRatio: 0.5, openSeconds: 2,"
+          + " halfOpen: {probeCalls: 1, concurrentProbes: 1}}}\n";
 
   static final String TOKEN = "admin-token-for-tests-0123456789";
 
@@ -151,6 +153,37 @@ class SharedStateIT {
     assertThat(new JsonObject(a.admin("/readyz")).getJsonObject("checks").getString("sharedState"))
         .startsWith("unreachable");
     assertThat(a.admin("/metrics")).contains("toolgate_shared_state_up 0.0");
+  }
+
+  @Test
+  void aBreakerOpenedThroughOneReplicaRefusesOnTheOtherWithinASecondAndProbesOnceClusterWide() {
+    JsonObject job = new JsonObject().put("job_id", "j1");
+    a.backend.faults().inject("get_deployment_job", dev.toolgate.demo.Fault.status(503, 4));
+    for (int i = 0; i < 4; i++) {
+      assertThat(call(a, "get_deployment_job", job, null)).isEqualTo("backend_503");
+    }
+    assertThat(call(a, "get_deployment_job", job, null)).isEqualTo("circuit_open");
+    long opened = System.nanoTime();
+
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(1))
+        .pollInterval(java.time.Duration.ofMillis(20))
+        .until(() -> call(b, "get_deployment_job", job, null), "circuit_open"::equals);
+    assertThat((System.nanoTime() - opened) / 1_000_000).isLessThan(1_000);
+
+    a.backend.faults().latency("get_deployment_job", 400);
+    java.util.concurrent.atomic.AtomicReference<List<String>> round = new java.util.concurrent.atomic.AtomicReference<>();
+    long before = a.backend.ledger().callsReceived("get_deployment_job");
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .pollInterval(java.time.Duration.ofMillis(100)).until(() -> {
+          List<CompletableFuture<String>> calls = IntStream.range(0, 4)
+              .mapToObj(i -> CompletableFuture.supplyAsync(() -> call(i % 2 == 0 ? a : b, "get_deployment_job", job, null)))
+              .toList();
+          round.set(calls.stream().map(CompletableFuture::join).toList());
+          return round.get().contains("ok");
+        });
+    assertThat(round.get()).as("one probe across both replicas").containsExactlyInAnyOrder(
+        "ok", "circuit_open", "circuit_open", "circuit_open");
+    assertThat(a.backend.ledger().callsReceived("get_deployment_job") - before).isEqualTo(1);
   }
 
   @Test

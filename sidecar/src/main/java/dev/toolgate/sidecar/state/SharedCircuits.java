@@ -1,0 +1,49 @@
+package dev.toolgate.sidecar.state;
+
+import io.vertx.core.Future;
+
+/**
+ * What replicas tell each other about their breakers: that one opened (so all refuse within a
+ * second), and who holds the half-open probe permits (so only {@code concurrentProbes} probes run
+ * across all replicas).
+ */
+public interface SharedCircuits {
+
+  /** A breaker opened here at {@code openedAtMs}; it stays open until {@code untilMs}. */
+  void opened(String breaker, long openedAtMs, long untilMs);
+
+  /** A breaker closed here. */
+  void closed(String breaker);
+
+  /** When another replica opened this breaker, if it is still open (epoch ms); 0 otherwise. */
+  long peerOpenedAt(String breaker, long nowMs);
+
+  /** Takes one of the cluster's probe permits for a half-open breaker: its lease, or null if none is free. */
+  Future<String> acquireProbe(String breaker, int permits, long leaseMs);
+
+  void releaseProbe(String lease);
+
+  /** This replica alone. */
+  static SharedCircuits none() {
+    return new SharedCircuits() {
+      @Override
+      public void opened(String breaker, long openedAtMs, long untilMs) {}
+
+      @Override
+      public void closed(String breaker) {}
+
+      @Override
+      public long peerOpenedAt(String breaker, long nowMs) {
+        return 0;
+      }
+
+      @Override
+      public Future<String> acquireProbe(String breaker, int permits, long leaseMs) {
+        return Future.succeededFuture("local");
+      }
+
+      @Override
+      public void releaseProbe(String lease) {}
+    };
+  }
+}
