@@ -84,7 +84,7 @@ class ConfigLoaderTest {
     SidecarConfig config = parse(MINIMAL).config();
 
     assertThat(config.listen()).isEqualTo(new ListenAddress("127.0.0.1", 15000));
-    assertThat(config.admin()).isEqualTo(new ListenAddress("127.0.0.1", 15020));
+    assertThat(config.admin()).isEqualTo(new AdminOptions("127.0.0.1", 15020, null));
     assertThat(config.runtime().maxBodyBytes()).isEqualTo(RuntimeOptions.DEFAULT_MAX_BODY_BYTES);
   }
 
