@@ -162,6 +162,10 @@ public final class PolicyValidator {
     }
     if (q.notification() != null && q.notification().webhookUrl() != null) {
       httpUrl("quotas.notify.webhookUrl", q.notification().webhookUrl(), true, out);
+      if (q.notification().secretFile() == null) {
+        out.add(new Violation("quotas.notify.secretFile",
+            "a webhook needs a secret to sign its notifications"));
+      }
     }
   }
 

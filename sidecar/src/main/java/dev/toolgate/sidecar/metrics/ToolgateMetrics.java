@@ -166,6 +166,14 @@ public final class ToolgateMetrics {
         .register(registry);
   }
 
+  public void notification(String outcome) {
+    Counter.builder("toolgate.notifications")
+        .description("Write-quota block notifications sent to the webhook")
+        .tags("outcome", outcome)
+        .register(registry)
+        .increment();
+  }
+
   public void rejected(String reason) {
     Counter.builder("toolgate.requests.rejected")
         .description("Requests refused by the sidecar before reaching an upstream")

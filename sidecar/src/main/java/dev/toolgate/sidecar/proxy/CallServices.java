@@ -3,6 +3,7 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.retry.RetryBudget;
 import dev.toolgate.sidecar.evidence.EventSink;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.notify.WebhookNotifier;
 import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.IdempotencyStore;
 import dev.toolgate.sidecar.state.LastKnownResults;
@@ -33,4 +34,5 @@ record CallServices(
     Breakers breakers,
     QuotaStore quotas,
     LastKnownResults lastKnown,
-    SessionAudit audit) {}
+    SessionAudit audit,
+    WebhookNotifier notifier) {}

@@ -77,7 +77,8 @@ public final class Proxy {
             }, stores.circuits()),
             stores.quotas(),
             new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY),
-            new SessionAudit());
+            new SessionAudit(),
+            new dev.toolgate.sidecar.notify.WebhookNotifier(vertx, metrics, clock));
     this.handler = new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
     this.expiryTimer =
         vertx.setPeriodic(

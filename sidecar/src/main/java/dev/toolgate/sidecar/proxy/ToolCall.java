@@ -152,7 +152,7 @@ final class ToolCall {
     deny(verdict.code(), verdict.explain() + "." + how, new JsonObject()
         .put("limit", verdict.limitName()).put("value", verdict.limit()).put("used", verdict.used())
         .put("session", sessionKey));
-    s.events().audit(new JsonObject()
+    JsonObject record = new JsonObject()
         .put("ts", s.clock().instant().toString())
         .put("event", "quota_block")
         .put("correlationId", ctx.correlationId())
@@ -163,7 +163,12 @@ final class ToolCall {
         .put("limit", verdict.limitName())
         .put("value", verdict.limit())
         .put("used", verdict.used())
-        .put("lastCalls", s.audit().lastCalls(sessionKey)));
+        .put("lastCalls", s.audit().lastCalls(sessionKey));
+    s.events().audit(record);
+    var notify = policy.quotas().notification();
+    if (rule.effect().isWrite() && notify != null && notify.webhookUrl() != null) {
+      s.notifier().send(notify, record.copy().put("message", verdict.explain()));
+    }
   }
 
   private io.vertx.core.Future<Boolean> breakerAdmits() {
