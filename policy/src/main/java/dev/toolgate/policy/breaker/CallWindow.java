@@ -48,6 +48,21 @@ final class CallWindow {
     return new WindowSnapshot(c, f, s);
   }
 
+  /**
+   * The non-empty buckets of the window at {@code nowMs}, as {@code [epochSecond, calls, failures,
+   * slowCalls]}: what a replica publishes for its peers.
+   */
+  java.util.List<long[]> buckets(long nowMs) {
+    long now = Math.floorDiv(nowMs, 1000);
+    java.util.List<long[]> out = new java.util.ArrayList<>();
+    for (int i = 0; i < seconds; i++) {
+      if (now - epochSecond[i] < seconds && epochSecond[i] <= now && calls[i] > 0) {
+        out.add(new long[] {epochSecond[i], calls[i], failures[i], slow[i]});
+      }
+    }
+    return out;
+  }
+
   void clear() {
     java.util.Arrays.fill(epochSecond, Long.MIN_VALUE);
     java.util.Arrays.fill(calls, 0);

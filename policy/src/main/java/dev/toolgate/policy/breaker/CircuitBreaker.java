@@ -20,6 +20,9 @@ import java.util.function.Consumer;
  *       successful probes close it (with an empty window), one failed probe reopens it.
  * </ul>
  *
+ * <p>With peers (other replicas of the agent), the closed state decides on the sum of its window
+ * and theirs, so failures spread thin over many replicas still open the circuit.
+ *
  * <p>Failures are what {@code ResultClass.isBackendFailure()} says (transport, timeout, 429, 5xx),
  * never a tool's {@code isError}. Time is passed in by the caller: no clock inside, so tests move a
  * fake one. Each operation is O(windowSeconds) at most, synchronised, allocation-free except for
@@ -36,13 +39,23 @@ public final class CircuitBreaker {
   private final BreakerPolicy policy;
   private final CallWindow window;
   private final Consumer<Transition> listener;
+  private final PeerWindows peers;
   private State state;
 
   public CircuitBreaker(BreakerPolicy policy, Consumer<Transition> listener) {
+    this(policy, listener, PeerWindows.NONE);
+  }
+
+  /**
+   * @param peers the other replicas' windows: while closed, the breaker decides on its own
+   *     outcomes plus theirs (those since it last closed)
+   */
+  public CircuitBreaker(BreakerPolicy policy, Consumer<Transition> listener, PeerWindows peers) {
     this.policy = policy;
     this.window = new CallWindow(policy.windowSeconds());
     this.listener = listener;
-    this.state = new Closed();
+    this.peers = peers;
+    this.state = new Closed(Long.MIN_VALUE);
   }
 
   /** Asks to let a call pass at {@code nowMs}. A permitted call must end in a result or a release. */
@@ -91,6 +104,11 @@ public final class CircuitBreaker {
     return window.snapshot(nowMs);
   }
 
+  /** This replica's own buckets, for its peers (see {@link PeerWindows}). */
+  public synchronized java.util.List<long[]> buckets(long nowMs) {
+    return window.buckets(nowMs);
+  }
+
   private long lastOpenedAtMs;
 
   private void transition(State next, long nowMs, String reason) {
@@ -114,6 +132,13 @@ public final class CircuitBreaker {
   }
 
   private final class Closed implements State {
+    /** Peers' outcomes from before this moment belong to an earlier incident. */
+    private final long sinceMs;
+
+    Closed(long sinceMs) {
+      this.sinceMs = sinceMs;
+    }
+
     @Override
     public CircuitState kind() {
       return CircuitState.CLOSED;
@@ -127,7 +152,7 @@ public final class CircuitBreaker {
     @Override
     public void onResult(Permission permission, long nowMs, boolean failure, boolean slow) {
       window.record(nowMs, failure, slow);
-      WindowSnapshot w = window.snapshot(nowMs);
+      WindowSnapshot w = window.snapshot(nowMs).plus(peers.snapshot(sinceMs, nowMs));
       if (w.calls() < policy.minimumCalls()) {
         return;
       }
@@ -208,7 +233,7 @@ public final class CircuitBreaker {
       successes++;
       if (successes >= policy.halfOpen().probeCalls()) {
         window.clear();
-        transition(new Closed(), nowMs, successes + " probe(s) succeeded");
+        transition(new Closed(nowMs), nowMs, successes + " probe(s) succeeded");
       }
     }
 

@@ -9,6 +9,10 @@ package dev.toolgate.policy.breaker;
  */
 public record WindowSnapshot(int calls, int failures, int slowCalls) {
 
+  public WindowSnapshot plus(WindowSnapshot other) {
+    return new WindowSnapshot(calls + other.calls, failures + other.failures, slowCalls + other.slowCalls);
+  }
+
   public double failureRatio() {
     return calls == 0 ? 0 : (double) failures / calls;
   }

@@ -130,6 +130,40 @@ class CircuitBreakerTest {
   }
 
   @Test
+  void opensOnFailuresSpreadOverReplicasThatNoneSawEnoughOfAlone() {
+    CircuitBreaker withPeers = new CircuitBreaker(SEED, transitions::add, (from, to) -> new WindowSnapshot(12, 9, 0));
+    for (int i = 0; i < 7; i++) {
+      withPeers.onResult(withPeers.tryAcquire(now), now, i % 2 == 0, 10);
+    }
+
+    assertThat(withPeers.state()).isEqualTo(CircuitState.CLOSED);
+    withPeers.onResult(withPeers.tryAcquire(now), now, true, 10);
+    assertThat(withPeers.state()).isEqualTo(CircuitState.OPEN);
+  }
+
+  @Test
+  void ignoresPeerOutcomesFromBeforeItLastClosed() {
+    long[] asked = new long[1];
+    CircuitBreaker withPeers = new CircuitBreaker(SEED, transitions::add, (from, to) -> {
+      asked[0] = from;
+      return new WindowSnapshot(0, 0, 0);
+    });
+    for (int i = 0; i < 20; i++) {
+      withPeers.onResult(withPeers.tryAcquire(now), now, true, 10);
+    }
+    now += 30_000;
+    for (int i = 0; i < 3; i++) {
+      withPeers.onResult(withPeers.tryAcquire(now), now, false, 10);
+    }
+    long closedAt = now;
+    now += 1_000;
+
+    withPeers.onResult(withPeers.tryAcquire(now), now, false, 10);
+
+    assertThat(asked[0]).isEqualTo(closedAt);
+  }
+
+  @Test
   void ignoresLateOutcomesOfCallsAdmittedBeforeItOpened() {
     Permission early = breaker.tryAcquire(now);
     calls(20, true, 10);

@@ -151,6 +151,16 @@ public final class ToolgateMetrics {
     }
   }
 
+  /** Calls the other replicas counted in a breaker's window: the merged part of its decision. */
+  public void breakerPeerCalls(String breaker, java.util.function.Supplier<Number> calls) {
+    if (registry.find("toolgate.breaker.peer.calls").tag("breaker", breaker).gauge() == null) {
+      Gauge.builder("toolgate.breaker.peer.calls", calls)
+          .description("Calls in the other replicas' windows for this breaker")
+          .tags("breaker", breaker)
+          .register(registry);
+    }
+  }
+
   public void quotaBlock(String limit) {
     Counter.builder("toolgate.quota.blocks")
         .description("Calls refused by a quota or the rate limit")

@@ -38,6 +38,10 @@ public final class Proxy {
   private final UpstreamClient upstreams;
   private final ProxyHandler handler;
   private final long expiryTimer;
+  private final long windowTimer;
+
+  /** How often breaker windows are published to the other replicas. */
+  static final long WINDOW_PUBLISH_PERIOD_MS = 250;
 
   private Proxy(
       Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock, Stores stores) {
@@ -88,6 +92,8 @@ public final class Proxy {
               ids.expire(now);
               intents.expire(now, routing.get().loaded().config().policy().intentWindowSeconds() * 1000L);
             });
+    this.windowTimer =
+        vertx.setPeriodic(WINDOW_PUBLISH_PERIOD_MS, t -> services.breakers().publishWindows(clock.millis()));
   }
 
   public static Proxy create(
@@ -109,6 +115,7 @@ public final class Proxy {
 
   public Future<Void> close() {
     vertx.cancelTimer(expiryTimer);
+    vertx.cancelTimer(windowTimer);
     return upstreams.close();
   }
 }

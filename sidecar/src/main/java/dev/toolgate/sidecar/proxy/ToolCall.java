@@ -183,6 +183,10 @@ final class ToolCall {
       case HALF_OPEN -> 1;
       case OPEN -> 2;
     });
+    String name = breakerName;
+    int windowSeconds = rule.breaker().windowSeconds();
+    s.metrics().breakerPeerCalls(name, () -> s.breakers().shared()
+        .peerWindow(name, 0, s.clock().millis(), windowSeconds).calls());
     long now = s.clock().millis();
     long peerOpenedAt = s.breakers().shared().peerOpenedAt(breakerName, now);
     if (peerOpenedAt > 0) {

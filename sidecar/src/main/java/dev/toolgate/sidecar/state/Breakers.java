@@ -50,7 +50,7 @@ public final class Breakers {
             : new Entry(rule.breaker(), new CircuitBreaker(rule.breaker(), t -> {
               publish(n, rule.breaker(), t);
               onTransition.accept(n, t);
-            })))
+            }, (from, now) -> shared.peerWindow(n, from, now, rule.breaker().windowSeconds()))))
         .breaker();
   }
 
@@ -60,6 +60,16 @@ public final class Breakers {
     } else if (t.to() == dev.toolgate.policy.breaker.CircuitState.CLOSED) {
       shared.closed(name);
     }
+  }
+
+  /** Publishes every breaker's window for the other replicas (called every few hundred ms). */
+  public void publishWindows(long nowMs) {
+    breakers.forEach((name, e) -> {
+      java.util.List<long[]> buckets = e.breaker().buckets(nowMs);
+      if (!buckets.isEmpty()) {
+        shared.publishWindow(name, buckets, e.policy().windowSeconds() * 1000L);
+      }
+    });
   }
 
   /** Every breaker by name, for metrics. */

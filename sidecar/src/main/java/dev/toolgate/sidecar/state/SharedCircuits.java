@@ -23,6 +23,12 @@ public interface SharedCircuits {
 
   void releaseProbe(String lease);
 
+  /** Publishes this replica's window buckets ({@code [second, calls, failures, slow]}). */
+  void publishWindow(String breaker, java.util.List<long[]> buckets, long ttlMs);
+
+  /** The other replicas' counts for this breaker, from {@code fromMs} to now, inside the window. */
+  dev.toolgate.policy.breaker.WindowSnapshot peerWindow(String breaker, long fromMs, long nowMs, int windowSeconds);
+
   /** This replica alone. */
   static SharedCircuits none() {
     return new SharedCircuits() {
@@ -44,6 +50,15 @@ public interface SharedCircuits {
 
       @Override
       public void releaseProbe(String lease) {}
+
+      @Override
+      public void publishWindow(String breaker, java.util.List<long[]> buckets, long ttlMs) {}
+
+      @Override
+      public dev.toolgate.policy.breaker.WindowSnapshot peerWindow(
+          String breaker, long fromMs, long nowMs, int windowSeconds) {
+        return new dev.toolgate.policy.breaker.WindowSnapshot(0, 0, 0);
+      }
     };
   }
 }

@@ -187,6 +187,22 @@ class SharedStateIT {
   }
 
   @Test
+  void failuresSpreadOverBothReplicasOpenTheCircuitThatNeitherWouldOpenAlone() {
+    JsonObject job = new JsonObject().put("job_id", "j1");
+    a.backend.faults().inject("get_deployment_job", dev.toolgate.demo.Fault.status(503, 4));
+    assertThat(call(a, "get_deployment_job", job, null)).isEqualTo("backend_503");
+    assertThat(call(a, "get_deployment_job", job, null)).isEqualTo("backend_503");
+    assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("backend_503");
+    // A has seen 2 calls and B 1: neither reaches minimumCalls (4) alone. Once B knows A's window,
+    // its next failure makes 4 calls, 4 failures: it opens.
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(3)).until(() -> b.admin("/metrics")
+        .contains("toolgate_breaker_peer_calls{breaker=\"deployment-api/get_deployment_job\"} 2.0"));
+    assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("backend_503");
+
+    assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("circuit_open");
+  }
+
+  @Test
   void bothReplicasReportTheSharedStateUp() throws Exception {
     assertThat(new JsonObject(a.admin("/readyz")).getJsonObject("checks").getString("sharedState"))
         .isEqualTo("up");

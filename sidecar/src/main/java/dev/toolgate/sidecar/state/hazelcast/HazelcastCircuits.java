@@ -25,6 +25,7 @@ public final class HazelcastCircuits implements SharedCircuits {
 
   public static final String OPEN = "toolgate.breakers.open";
   public static final String PROBES = "toolgate.breakers.probes";
+  public static final String WINDOWS = "toolgate.breakers.windows";
 
   private record Opening(long openedAtMs, long untilMs) {}
 
@@ -33,6 +34,9 @@ public final class HazelcastCircuits implements SharedCircuits {
   private final IMap<String, String> probes;
   private final String replica = UUID.randomUUID().toString();
   private final Map<String, Opening> known = new ConcurrentHashMap<>();
+  private final IMap<String, String> windows;
+  /** Other replicas' buckets: breaker -> replica -> [second, calls, failures, slow][]. */
+  private final Map<String, Map<String, long[][]>> peerBuckets = new ConcurrentHashMap<>();
 
   public HazelcastCircuits(Vertx vertx, HazelcastInstance hazelcast) {
     this.vertx = vertx;
@@ -40,6 +44,91 @@ public final class HazelcastCircuits implements SharedCircuits {
     this.probes = hazelcast.getMap(PROBES);
     open.addEntryListener(new Listener(), true);
     open.forEach((k, v) -> remember(k, v));
+    this.windows = hazelcast.getMap(WINDOWS);
+    windows.addEntryListener(new WindowListener(), true);
+  }
+
+  private final class WindowListener implements EntryAddedListener<String, String>,
+      EntryUpdatedListener<String, String>, EntryRemovedListener<String, String>,
+      com.hazelcast.map.listener.EntryExpiredListener<String, String> {
+    @Override
+    public void entryAdded(EntryEvent<String, String> event) {
+      rememberWindow(event.getValue());
+    }
+
+    @Override
+    public void entryUpdated(EntryEvent<String, String> event) {
+      rememberWindow(event.getValue());
+    }
+
+    @Override
+    public void entryRemoved(EntryEvent<String, String> event) {
+      forgetWindow(event.getKey());
+    }
+
+    @Override
+    public void entryExpired(EntryEvent<String, String> event) {
+      forgetWindow(event.getKey());
+    }
+  }
+
+  private void rememberWindow(String json) {
+    JsonObject o = new JsonObject(json);
+    String from = o.getString("r");
+    if (replica.equals(from)) {
+      return;
+    }
+    io.vertx.core.json.JsonArray list = o.getJsonArray("buckets");
+    long[][] buckets = new long[list.size()][];
+    for (int i = 0; i < buckets.length; i++) {
+      io.vertx.core.json.JsonArray b = list.getJsonArray(i);
+      buckets[i] = new long[] {b.getLong(0), b.getLong(1), b.getLong(2), b.getLong(3)};
+    }
+    peerBuckets.computeIfAbsent(o.getString("b"), k -> new ConcurrentHashMap<>()).put(from, buckets);
+  }
+
+  private void forgetWindow(String key) {
+    int bar = key.lastIndexOf('|');
+    if (bar > 0) {
+      Map<String, long[][]> byReplica = peerBuckets.get(key.substring(0, bar));
+      if (byReplica != null) {
+        byReplica.remove(key.substring(bar + 1));
+      }
+    }
+  }
+
+  @Override
+  public void publishWindow(String breaker, java.util.List<long[]> buckets, long ttlMs) {
+    io.vertx.core.json.JsonArray list = new io.vertx.core.json.JsonArray();
+    for (long[] b : buckets) {
+      list.add(new io.vertx.core.json.JsonArray().add(b[0]).add(b[1]).add(b[2]).add(b[3]));
+    }
+    String value = new JsonObject().put("b", breaker).put("r", replica).put("buckets", list).encode();
+    windows.setAsync(breaker + "|" + replica, value, Math.max(1_000, ttlMs), TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public dev.toolgate.policy.breaker.WindowSnapshot peerWindow(
+      String breaker, long fromMs, long nowMs, int windowSeconds) {
+    Map<String, long[][]> byReplica = peerBuckets.get(breaker);
+    if (byReplica == null) {
+      return new dev.toolgate.policy.breaker.WindowSnapshot(0, 0, 0);
+    }
+    long now = Math.floorDiv(nowMs, 1000);
+    long from = Math.floorDiv(fromMs, 1000);
+    int calls = 0;
+    int failures = 0;
+    int slow = 0;
+    for (long[][] buckets : byReplica.values()) {
+      for (long[] b : buckets) {
+        if (now - b[0] < windowSeconds && b[0] <= now && b[0] >= from) {
+          calls += (int) b[1];
+          failures += (int) b[2];
+          slow += (int) b[3];
+        }
+      }
+    }
+    return new dev.toolgate.policy.breaker.WindowSnapshot(calls, failures, slow);
   }
 
   private final class Listener implements EntryAddedListener<String, String>,
