@@ -4,9 +4,6 @@ import dev.toolgate.policy.admission.Admission;
 import dev.toolgate.policy.admission.Admission.ApprovalStatus;
 import dev.toolgate.policy.approval.ApprovalCheck;
 import dev.toolgate.policy.approval.ApprovalClaims;
-import dev.toolgate.policy.breaker.CircuitBreaker;
-import dev.toolgate.policy.breaker.CircuitState;
-import dev.toolgate.policy.breaker.Permission;
 import dev.toolgate.policy.budget.CallBudget;
 import dev.toolgate.policy.budget.TimeoutLayer;
 import dev.toolgate.policy.idempotency.DuplicateDecision;
@@ -15,7 +12,6 @@ import dev.toolgate.policy.idempotency.IdempotencyRecord;
 import dev.toolgate.policy.idempotency.IntentFingerprint;
 import dev.toolgate.policy.idempotency.KeyInputs;
 import dev.toolgate.policy.model.Approval;
-import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.model.Mode;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.ToolRule;
@@ -30,8 +26,6 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
-import dev.toolgate.sidecar.state.Breakers;
-import dev.toolgate.sidecar.state.LastKnownResults;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -69,11 +63,7 @@ final class ToolCall {
   private long retryTimer = -1;
   private boolean done;
   private String shareKey;
-  private CircuitBreaker breaker;
-  private String breakerName;
-  private Permission permission;
-  private CircuitState circuitAtCall;
-  private String probeLease;
+  private final BreakerGate gate;
 
   ToolCall(CallServices s, HttpServerRequest req, LoadedConfig loaded, ToolCallContext ctx,
       String tool) {
@@ -101,6 +91,8 @@ final class ToolCall {
     this.intentId = given != null ? given : s.intents().intentFor(
         IntentFingerprint.of(sessionKey, tool, args), now, policy.intentWindowSeconds() * 1000L);
     this.budget = CallBudget.plan(policy.budget(), agentRemainingMs(), now);
+    this.gate = new BreakerGate(s, rule, upstream,
+        upstream + "/" + tool + "/" + IdempotencyKeys.argumentsHash(args), 2 * policy.budget().transportMs());
   }
 
   void run() {
@@ -119,7 +111,7 @@ final class ToolCall {
           if (!verdict.allowed()) {
             quotaBlocked(verdict);
           } else {
-            breakerAdmits().onSuccess(admitted -> {
+            gate.admit(this::deny).onSuccess(admitted -> {
               if (admitted) {
                 proceed();
               }
@@ -169,110 +161,6 @@ final class ToolCall {
     if (rule.effect().isWrite() && notify != null && notify.webhookUrl() != null) {
       s.notifier().send(notify, record.copy().put("message", verdict.explain()));
     }
-  }
-
-  private io.vertx.core.Future<Boolean> breakerAdmits() {
-    if (rule.breaker() == null) {
-      return io.vertx.core.Future.succeededFuture(true);
-    }
-    breakerName = Breakers.name(upstream, rule);
-    breaker = s.breakers().of(upstream, rule);
-    CircuitBreaker b = breaker;
-    s.metrics().breakerState(breakerName, () -> switch (b.state()) {
-      case CLOSED -> 0;
-      case HALF_OPEN -> 1;
-      case OPEN -> 2;
-    });
-    String name = breakerName;
-    int windowSeconds = rule.breaker().windowSeconds();
-    s.metrics().breakerPeerCalls(name, () -> s.breakers().shared()
-        .peerWindow(name, 0, s.clock().millis(), windowSeconds).calls());
-    long now = s.clock().millis();
-    long peerOpenedAt = s.breakers().shared().peerOpenedAt(breakerName, now);
-    if (peerOpenedAt > 0) {
-      breaker.openFromPeer(now, peerOpenedAt);
-    }
-    permission = breaker.tryAcquire(now);
-    circuitAtCall = permission.state();
-    if (!permission.permitted()) {
-      circuitOpen(permission);
-      return io.vertx.core.Future.succeededFuture(false);
-    }
-    if (permission.verdict() != Permission.Verdict.PROBE) {
-      return io.vertx.core.Future.succeededFuture(true);
-    }
-    // Half-open: the probe needs one of the cluster's permits too.
-    long leaseMs = 2 * policy.budget().transportMs();
-    return s.breakers().shared().acquireProbe(breakerName, rule.breaker().halfOpen().concurrentProbes(), leaseMs)
-        .map(lease -> {
-          if (lease == null) {
-            Permission mine = permission;
-            breaker.release(mine);
-            circuitOpen(new Permission(Permission.Verdict.REJECTED, CircuitState.HALF_OPEN, 0,
-                "a probe is running on another replica"));
-            return false;
-          }
-          probeLease = lease;
-          return true;
-        })
-        .otherwise(e -> {
-          probeLease = null;
-          return true;
-        });
-  }
-
-  private void releasePermission() {
-    if (breaker != null && permission != null) {
-      breaker.release(permission);
-      permission = null;
-    }
-    releaseProbeLease();
-  }
-
-  private void releaseProbeLease() {
-    if (probeLease != null) {
-      s.breakers().shared().releaseProbe(probeLease);
-      probeLease = null;
-    }
-  }
-
-  private void circuitOpen(Permission p) {
-    permission = null;
-    s.metrics().breakerRejection(breakerName);
-    String incident = "inc-" + dev.toolgate.policy.json.Hashes.sha256(breakerName + "@" + breaker.openedAtMs())
-        .substring(0, 10);
-    long probeInS = (p.retryInMs() + 999) / 1000;
-    JsonObject details = new JsonObject().put("breaker", breakerName).put("state", p.state().wireName())
-        .put("retryInMs", p.retryInMs()).put("incident", incident).put("noWriteActionPerformed", true);
-    String sentence = "The circuit of " + tool + " on '" + upstream + "' is " + p.state().wireName().replace('_', '-')
-        + " (incident " + incident + (probeInS > 0 ? "; next probe in about " + probeInS + " s" : "")
-        + "). No write action was performed.";
-    if (!rule.effect().isWrite() && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
-      LastKnownResults.Known known = s.lastKnown().get(lastKnownKey());
-      if (known != null) {
-        long ageMs = s.clock().millis() - known.at().toEpochMilli();
-        details.put("fallback", new JsonObject().put("evidence", "cached").put("lastKnownAt", known.at().toString())
-            .put("ageMs", ageMs).put("result", known.result()));
-        sentence += " This is CACHED data from " + known.at() + " (" + ageMs / 1000 + " s old), not fresh: "
-            + text(known.result());
-      } else {
-        details.put("fallback", new JsonObject().put("evidence", "none"));
-        sentence += " There is no evidence of the current state: no earlier result is known.";
-      }
-    }
-    deny(AgentCode.CIRCUIT_OPEN, sentence, details);
-  }
-
-  private String lastKnownKey() {
-    return upstream + "/" + tool + "/" + IdempotencyKeys.argumentsHash(args);
-  }
-
-  private static String text(JsonObject result) {
-    Object structured = result.getValue("structuredContent");
-    if (structured != null) {
-      return structured.toString();
-    }
-    return String.valueOf(result.getValue("content"));
   }
 
   // ---- admission ------------------------------------------------------------------------------
@@ -351,7 +239,7 @@ final class ToolCall {
   }
 
   private void replay(IdempotencyRecord record) {
-    releasePermission();
+    gate.release();
     JsonObject answer = new JsonObject(record.answer());
     JsonObject result = answer.getJsonObject("result");
     if (result != null) {
@@ -377,7 +265,7 @@ final class ToolCall {
       startAttempts();
       return;
     }
-    releasePermission();
+    gate.release();
     leader.future()
         .onSuccess(answer -> {
           ctx.reply().answer(answer.copy());
@@ -408,13 +296,8 @@ final class ToolCall {
           + ") to try " + tool, new JsonObject().put("timeoutLayer", budget.callLayer().wireName()));
       return;
     }
-    if (breaker != null && permission == null) {
-      permission = breaker.tryAcquire(s.clock().millis());
-      if (!permission.permitted()) {
-        done = true;
-        circuitOpen(permission);
-        return;
-      }
+    if (!gate.reacquire(this::deny)) {
+      return;
     }
     Attempt a = new Attempt(s, ctx, number, timeout, false, this::late);
     current = a;
@@ -422,22 +305,7 @@ final class ToolCall {
   }
 
   private void afterAttempt(Attempt a, Attempt.Outcome o, String retryReason) {
-    if (breaker != null && permission != null) {
-      if (o.result() == ResultClass.CANCELLED) {
-        breaker.release(permission);
-      } else {
-        breaker.onResult(permission, s.clock().millis(), o.result().isBackendFailure(), o.nanos() / 1_000_000);
-      }
-      permission = null;
-      releaseProbeLease();
-    }
-    if (o.result() == ResultClass.SUCCESS && o.answer() != null && rule.breaker() != null
-        && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
-      JsonObject result = o.answer().getJsonObject("result");
-      if (result != null) {
-        s.lastKnown().remember(lastKnownKey(), result, s.clock().instant());
-      }
-    }
+    gate.record(o);
     if (o.timeoutLayer() != null) {
       s.metrics().timeout(upstream, toolLabel, o.timeoutLayer().wireName());
     }
@@ -449,7 +317,7 @@ final class ToolCall {
     long now = s.clock().millis();
     RetryDecision decision = RetryDecider.decide(rule, o.result(), o.ambiguous(), a.number(),
         budget.remainingMs(now), o.retryAfterMs(), s.random());
-    if (decision.retry() && breaker != null && breaker.state() == CircuitState.OPEN) {
+    if (decision.retry() && gate.open()) {
       decision = new RetryDecision(false, 0, "the circuit opened");
     }
     if (decision.retry() && !s.retryBudget().tryAcquireRetry(now)) {
@@ -656,7 +524,7 @@ final class ToolCall {
 
   private void deny(AgentCode code, String reason, JsonObject details) {
     done = true;
-    releasePermission();
+    gate.release();
     JsonObject d = details == null ? new JsonObject() : details;
     ctx.reply().error(code, reason, d.put("tool", tool));
     s.metrics().denial(upstream, toolLabel, code.wireName());
@@ -704,7 +572,7 @@ final class ToolCall {
   }
 
   private String circuit() {
-    return circuitAtCall == null ? null : circuitAtCall.wireName();
+    return gate.circuitAtCall();
   }
 
   private String identity(String metaKey, String header) {
