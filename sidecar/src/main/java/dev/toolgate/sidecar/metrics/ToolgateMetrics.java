@@ -60,6 +60,10 @@ public final class ToolgateMetrics {
     return new ToolgateMetrics(registry);
   }
 
+  private void count(String name, String description, String... tags) {
+    Counter.builder(name).description(description).tags(tags).register(registry).increment();
+  }
+
   public MeterRegistry registry() {
     return registry;
   }
@@ -70,11 +74,7 @@ public final class ToolgateMetrics {
   }
 
   public void attempt(String upstream, String tool, String result, long nanos) {
-    Counter.builder("toolgate.attempts")
-        .description("Attempts of tool calls against upstreams, retries included")
-        .tags("upstream", upstream, "tool", tool, "result", result)
-        .register(registry)
-        .increment();
+    count("toolgate.attempts", "Attempts of tool calls against upstreams, retries included", "upstream", upstream, "tool", tool, "result", result);
     Timer.builder("toolgate.attempt.duration")
         .description("Duration of one attempt")
         .tags("upstream", upstream, "tool", tool, "result", result)
@@ -86,59 +86,31 @@ public final class ToolgateMetrics {
   }
 
   public void call(String upstream, String tool, String result) {
-    Counter.builder("toolgate.calls")
-        .description("Tool calls, by final result")
-        .tags("upstream", upstream, "tool", tool, "result", result)
-        .register(registry)
-        .increment();
+    count("toolgate.calls", "Tool calls, by final result", "upstream", upstream, "tool", tool, "result", result);
   }
 
   public void retry(String upstream, String tool, String result) {
-    Counter.builder("toolgate.retries")
-        .description("Retries, by the result class that caused them")
-        .tags("upstream", upstream, "tool", tool, "result", result)
-        .register(registry)
-        .increment();
+    count("toolgate.retries", "Retries, by the result class that caused them", "upstream", upstream, "tool", tool, "result", result);
   }
 
   public void timeout(String upstream, String tool, String layer) {
-    Counter.builder("toolgate.timeouts")
-        .description("Timeouts, by the budget layer that expired")
-        .tags("upstream", upstream, "tool", tool, "layer", layer)
-        .register(registry)
-        .increment();
+    count("toolgate.timeouts", "Timeouts, by the budget layer that expired", "upstream", upstream, "tool", tool, "layer", layer);
   }
 
   public void denial(String upstream, String tool, String code) {
-    Counter.builder("toolgate.denials")
-        .description("Calls the policy refused before the backend")
-        .tags("upstream", upstream, "tool", tool, "code", code)
-        .register(registry)
-        .increment();
+    count("toolgate.denials", "Calls the policy refused before the backend", "upstream", upstream, "tool", tool, "code", code);
   }
 
   public void shadowDecision(String upstream, String tool, String would) {
-    Counter.builder("toolgate.shadow.decisions")
-        .description("What enforcement would have done, in shadow mode")
-        .tags("upstream", upstream, "tool", tool, "would", would)
-        .register(registry)
-        .increment();
+    count("toolgate.shadow.decisions", "What enforcement would have done, in shadow mode", "upstream", upstream, "tool", tool, "would", would);
   }
 
   public void breakerTransition(String breaker, String to) {
-    Counter.builder("toolgate.breaker.transitions")
-        .description("Circuit breaker state changes")
-        .tags("breaker", breaker, "to", to)
-        .register(registry)
-        .increment();
+    count("toolgate.breaker.transitions", "Circuit breaker state changes", "breaker", breaker, "to", to);
   }
 
   public void breakerRejection(String breaker) {
-    Counter.builder("toolgate.breaker.rejections")
-        .description("Calls refused because the circuit was open")
-        .tags("breaker", breaker)
-        .register(registry)
-        .increment();
+    count("toolgate.breaker.rejections", "Calls refused because the circuit was open", "breaker", breaker);
   }
 
   /** Publishes a breaker's state: 0 closed, 1 half-open, 2 open. */
@@ -162,11 +134,7 @@ public final class ToolgateMetrics {
   }
 
   public void quotaBlock(String limit) {
-    Counter.builder("toolgate.quota.blocks")
-        .description("Calls refused by a quota or the rate limit")
-        .tags("limit", limit)
-        .register(registry)
-        .increment();
+    count("toolgate.quota.blocks", "Calls refused by a quota or the rate limit", "limit", limit);
   }
 
   /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
@@ -177,27 +145,15 @@ public final class ToolgateMetrics {
   }
 
   public void notification(String outcome) {
-    Counter.builder("toolgate.notifications")
-        .description("Write-quota block notifications sent to the webhook")
-        .tags("outcome", outcome)
-        .register(registry)
-        .increment();
+    count("toolgate.notifications", "Write-quota block notifications sent to the webhook", "outcome", outcome);
   }
 
   public void rejected(String reason) {
-    Counter.builder("toolgate.requests.rejected")
-        .description("Requests refused by the sidecar before reaching an upstream")
-        .tags("reason", reason)
-        .register(registry)
-        .increment();
+    count("toolgate.requests.rejected", "Requests refused by the sidecar before reaching an upstream", "reason", reason);
   }
 
   public void configReload(boolean applied) {
-    Counter.builder("toolgate.config.reloads")
-        .description("Configuration reloads, applied or rejected (the last good one stays)")
-        .tags("outcome", applied ? "applied" : "rejected")
-        .register(registry)
-        .increment();
+    count("toolgate.config.reloads", "Configuration reloads, applied or rejected (the last good one stays)", "outcome", applied ? "applied" : "rejected");
   }
 
   public void configRevision(long value) {

@@ -401,40 +401,22 @@ final class ToolCall {
       return;
     }
     var lookup = rule.idempotency().lookup();
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", ctx.correlationId())
-        .put("method", "tools/call")
-        .put("params", new JsonObject().put("name", lookup.tool())
-            .put("arguments", new JsonObject().put(lookup.argument(), key)));
-    ToolCallContext lookupCtx = new ToolCallContext(ctx.correlationId() + "-lookup", ctx.clientId(),
-        ctx.scope(), ctx.route(), ctx.upstreamUri(), ctx.agentHeaders(), ctx.protocolVersion(),
-        message, null, AgentReply.detached(ctx.correlationId()));
-    long timeoutMs = Math.min(policy.budget().backendMs(), policy.budget().reserveForFinalResponseMs());
-    Attempt a = new Attempt(s, lookupCtx, 1, new CallBudget.AttemptTimeout(timeoutMs, TimeoutLayer.ATTEMPT),
-        false, (x, y) -> { });
-    a.start().onSuccess(lo -> {
-      JsonObject structured = lo.answer() == null ? null
-          : lo.answer().getJsonObject("result", new JsonObject()).getJsonObject("structuredContent");
-      String found = "unknown";
-      String operationId = null;
-      if (lo.result() == ResultClass.SUCCESS && structured != null) {
-        Object f = structured.getValue("found");
-        JsonObject op = structured.getValue("operation") instanceof JsonObject j ? j : structured;
-        operationId = op.getString("operation_id", op.getString("operationId"));
-        found = Boolean.FALSE.equals(f) ? "not_found" : operationId != null ? "accepted" : "unknown";
-      }
+    OperationLookup.run(s, ctx, lookup, key, policy.budget()).onSuccess(result -> {
+      String found = result.state();
+      String operationId = result.operationId();
       s.idempotency().markAmbiguous(key, operationId, s.clock().millis());
       details.put("lookup", found);
       if (operationId != null) {
         details.put("operationId", operationId);
       }
-      eventFor(lookupCtx, a, lo, "ambiguous_lookup", null,
+      eventFor(result.context(), result.attempt(), result.outcome(), "ambiguous_lookup", null,
           "looked up " + tool + " by its idempotency key: " + found, operationId, lookup.tool());
       String sentence = switch (found) {
         case "accepted" -> " Looking it up by its idempotency key found operation " + operationId
             + " accepted: do not relaunch it.";
         case "not_found" -> " Looking it up by its idempotency key found no operation: it was most"
             + " likely not executed; relaunch only after checking.";
-        default -> " Looking it up by its idempotency key did not tell (" + lo.result().wireName()
+        default -> " Looking it up by its idempotency key did not tell (" + result.outcome().result().wireName()
             + "): check the backend before relaunching.";
       };
       ctx.reply().error(AgentCode.AMBIGUOUS_WRITE, what + sentence, details);
