@@ -67,6 +67,22 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void loadsTheConfigurationTheOperatorRenders() throws Exception {
+    Path copy = dir.resolve("rendered.yaml");
+    Files.copy(Path.of("../operator/src/test/resources/golden/deployment-tools.sidecar.yaml"), copy);
+    Files.write(dir.resolve("approval.key"), dev.toolgate.sidecar.support.SidecarFixture.APPROVAL_KEY);
+
+    LoadedConfig loaded = loader.load(copy);
+
+    assertThat(loaded.config().revision()).isEqualTo(7);
+    assertThat(loaded.config().agent().id()).isEqualTo("ops-assistant-prod");
+    assertThat(loaded.config().sharedState().kubernetesServiceDns()).isEqualTo("toolgate-hazelcast.toolgate.svc");
+    assertThat(loaded.config().policy().tools()).hasSize(4);
+    assertThat(loaded.config().policy().rule("deployment-api", "get_deployment_job").breaker().fallback())
+        .isEqualTo(Fallback.READ_ONLY_DEGRADED_RESPONSE);
+  }
+
+  @Test
   void refusesAnApprovedToolWithoutAKeyAndATooShortKey() throws Exception {
     String approved = MINIMAL + "tools:\n  - {name: w, upstream: api, effect: idempotent_write,"
         + " approval: human_required}\n";

@@ -1,0 +1,103 @@
+package dev.toolgate.operator;
+
+import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.policy.validation.InvalidPolicyException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/** {@code java -jar operator/target/toolgate-operator.jar render -f toolpolicy.yaml}. */
+public final class Main {
+
+  static final String USAGE =
+      """
+      Usage: java -jar operator/target/toolgate-operator.jar render -f FILE [options]
+
+      Renders a ToolPolicy (YAML) into the sidecar configuration it stands for, on stdout.
+        -f, --file FILE            the ToolPolicy
+        --revision N               the revision to stamp (default 1)
+        --agent ID                 the workload's id (default local)
+        --shared-state MODE        client (default), embedded or local
+        --hazelcast-dns NAME       client mode: the Hazelcast headless service
+        --hazelcast-members LIST   client mode: comma-separated host:port
+        --approval-key-file PATH   where the approval key is mounted (default %s)
+        --admin-token-file PATH    where the admin token is mounted
+      """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      out.print(USAGE);
+      return args.length == 0 ? 2 : 0;
+    }
+    if (!args[0].equals("render")) {
+      return usage(err, "unknown command '" + args[0] + "' (the operator's reconciler comes in a later release)");
+    }
+    String file = null;
+    long revision = 1;
+    String agent = null;
+    String mode = null;
+    String dns = null;
+    List<String> members = List.of();
+    String approvalKey = null;
+    String adminToken = null;
+    for (int i = 1; i < args.length; i++) {
+      String flag = args[i];
+      if (i + 1 >= args.length) {
+        return usage(err, flag + " needs a value");
+      }
+      String value = args[++i];
+      switch (flag) {
+        case "-f", "--file" -> file = value;
+        case "--revision" -> {
+          try {
+            revision = Long.parseLong(value);
+          } catch (NumberFormatException e) {
+            return usage(err, "--revision takes a whole number, was '" + value + "'");
+          }
+        }
+        case "--agent" -> agent = value;
+        case "--shared-state" -> mode = value;
+        case "--hazelcast-dns" -> dns = value;
+        case "--hazelcast-members" -> members = Arrays.asList(value.split(","));
+        case "--approval-key-file" -> approvalKey = value;
+        case "--admin-token-file" -> adminToken = value;
+        default -> {
+          return usage(err, "unknown argument '" + flag + "'");
+        }
+      }
+    }
+    if (file == null) {
+      return usage(err, "-f FILE is required");
+    }
+    try {
+      String text = Files.readString(Path.of(file));
+      out.print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text),
+          new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken)));
+      return 0;
+    } catch (IOException e) {
+      err.println("error: cannot read " + file + ": " + e.getMessage());
+      return 2;
+    } catch (InvalidPolicyException e) {
+      err.println("error: " + file + ": " + e.getMessage());
+      return 2;
+    } catch (RuntimeException e) {
+      err.println("error: " + file + " is not a valid ToolPolicy: " + e.getMessage());
+      return 2;
+    }
+  }
+
+  private static int usage(PrintStream err, String message) {
+    err.println("error: " + message + "\n\n" + USAGE);
+    return 2;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.toolgate.operator.render;
+
+import java.util.List;
+
+/**
+ * What the rendered sidecar configuration adds to a ToolPolicy's spec: where the sidecar listens,
+ * who it serves, where the shared state and the secrets are. Defaults suit an injected sidecar.
+ *
+ * @param revision the policy revision being rendered
+ * @param agentId the workload (all its sessions share per-agent quotas)
+ * @param sharedStateMode {@code client} in a cluster, {@code embedded} or {@code local} elsewhere
+ * @param hazelcastServiceDns client mode: the Hazelcast headless service
+ * @param hazelcastMembers client mode: member addresses, when not discovered by DNS
+ * @param approvalKeyFile where the approval key Secret is mounted
+ * @param adminTokenFile where the admin token Secret is mounted, if any
+ */
+public record RenderOptions(
+    long revision,
+    String agentId,
+    String sharedStateMode,
+    String hazelcastServiceDns,
+    List<String> hazelcastMembers,
+    String approvalKeyFile,
+    String adminTokenFile) {
+
+  public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
+  public static final String DEFAULT_SHARED_STATE_MODE = "client";
+
+  public RenderOptions {
+    agentId = agentId == null ? "local" : agentId;
+    sharedStateMode = sharedStateMode == null ? DEFAULT_SHARED_STATE_MODE : sharedStateMode;
+    hazelcastMembers = hazelcastMembers == null ? List.of() : List.copyOf(hazelcastMembers);
+    approvalKeyFile = approvalKeyFile == null ? DEFAULT_APPROVAL_KEY_FILE : approvalKeyFile;
+  }
+}

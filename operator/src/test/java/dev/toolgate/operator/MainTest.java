@@ -1,0 +1,48 @@
+package dev.toolgate.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+
+  @TempDir Path dir;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Main.run(args, new PrintStream(out), new PrintStream(err));
+  }
+
+  @Test
+  void rendersAToolPolicyFileOnStdout() {
+    int code = run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--revision", "3", "--shared-state", "embedded");
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("revision: 3").contains("mode: \"embedded\"").contains("get_deployment_job");
+  }
+
+  @Test
+  void explainsAnInvalidPolicyAndFailsWithTwo() throws Exception {
+    Path bad = dir.resolve("bad.yaml");
+    Files.writeString(bad, "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: b}\nspec: {upstreams: []}\n");
+
+    int code = run("render", "-f", bad.toString());
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("upstreams: at least one upstream is required");
+  }
+
+  @Test
+  void explainsBadArguments() {
+    assertThat(run("render")).isEqualTo(2);
+    assertThat(err.toString()).contains("-f FILE is required").contains("Usage:");
+    assertThat(run("reconcile")).isEqualTo(2);
+  }
+}
