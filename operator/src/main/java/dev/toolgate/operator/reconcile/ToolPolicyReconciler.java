@@ -1,0 +1,199 @@
+package dev.toolgate.operator.reconcile;
+
+import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.crd.ToolPolicyStatus;
+import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.render.Revisions;
+import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.policy.validation.PolicyValidator;
+import dev.toolgate.policy.validation.Violation;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Applies a ToolPolicy, as a chain of small named steps: read it, validate it, plan its revisions
+ * ({@link Revisions}, pure), create the new revision, point the active ConfigMap at the planned
+ * revision, prune, report status. An invalid spec changes nothing but the status (and an Event):
+ * the previous revision stays active. Idempotent: running it twice changes nothing the second time.
+ */
+public final class ToolPolicyReconciler {
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final KubernetesClient client;
+  private final RenderOptions defaults;
+  private final Clock clock;
+
+  public ToolPolicyReconciler(KubernetesClient client, RenderOptions defaults, Clock clock) {
+    this.client = client;
+    this.defaults = defaults;
+    this.clock = clock;
+  }
+
+  public void reconcile(String namespace, String name) {
+    ToolPolicy policy = client.resources(ToolPolicy.class).inNamespace(namespace).withName(name).get();
+    if (policy == null) {
+      return; // deleted: its ConfigMaps are owned by it and go with it.
+    }
+    ToolPolicyStatus status = policy.getStatus() == null ? new ToolPolicyStatus() : policy.getStatus();
+    long currentlyActive = status.activeRevision == null ? 0 : status.activeRevision;
+    List<Violation> violations = PolicyValidator.validate(policy.getSpec());
+    if (!violations.isEmpty()) {
+      String message = violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElseThrow();
+      reportInvalid(policy, status, "InvalidSpec", message);
+      return;
+    }
+    String hash = specHash(policy);
+    List<ConfigMap> revisions = client.configMaps().inNamespace(namespace)
+        .withLabel(Revisions.LABEL_POLICY, name).list().getItems();
+    List<Revisions.Existing> existing = revisions.stream()
+        .filter(cm -> cm.getMetadata().getLabels().containsKey(Revisions.LABEL_REVISION))
+        .map(cm -> new Revisions.Existing(Long.parseLong(cm.getMetadata().getLabels().get(Revisions.LABEL_REVISION)),
+            cm.getMetadata().getAnnotations().getOrDefault(Revisions.ANNOTATION_SPEC_HASH, "")))
+        .toList();
+    Revisions.Plan plan = Revisions.plan(hash, existing, rollbackTo(policy), currentlyActive);
+    if (plan.create() > 0) {
+      createRevision(policy, plan.create(), hash);
+    }
+    if (plan.error() != null) {
+      reportInvalid(policy, status, "RollbackTargetMissing", plan.error());
+      return;
+    }
+    activate(policy, plan.active());
+    prune(namespace, name, plan.prune());
+    reportReady(policy, status, plan);
+  }
+
+  private void createRevision(ToolPolicy policy, long revision, String hash) {
+    String config = SidecarConfigRenderer.render(policy, new RenderOptions(revision, defaults.agentId(),
+        defaults.sharedStateMode(), defaults.hazelcastServiceDns(), defaults.hazelcastMembers(),
+        defaults.approvalKeyFile(), defaults.adminTokenFile()));
+    client.configMaps().inNamespace(policy.getMetadata().getNamespace()).resource(new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName(Revisions.revisionName(policy.getMetadata().getName(), revision))
+            .withLabels(Revisions.labels(policy.getMetadata().getName(), revision))
+            .withAnnotations(Map.of(Revisions.ANNOTATION_SPEC_HASH, hash))
+            .withOwnerReferences(owner(policy))
+            .endMetadata()
+            .withImmutable(true)
+            .withData(Map.of(Revisions.CONFIG_KEY, config))
+            .build())
+        .create();
+  }
+
+  private void activate(ToolPolicy policy, long revision) {
+    String namespace = policy.getMetadata().getNamespace();
+    String name = policy.getMetadata().getName();
+    ConfigMap source = client.configMaps().inNamespace(namespace).withName(Revisions.revisionName(name, revision)).get();
+    ConfigMap active = new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(Revisions.activeName(name))
+        .withLabels(Map.of(Revisions.LABEL_POLICY, name, "toolgate.dev/active-revision", Long.toString(revision)))
+        .withOwnerReferences(owner(policy))
+        .endMetadata()
+        .withData(source.getData())
+        .build();
+    client.configMaps().inNamespace(namespace).resource(active).createOr(existing -> existing.update());
+  }
+
+  private void prune(String namespace, String name, List<Long> revisions) {
+    for (long revision : revisions) {
+      client.configMaps().inNamespace(namespace).withName(Revisions.revisionName(name, revision)).delete();
+    }
+  }
+
+  private void reportReady(ToolPolicy policy, ToolPolicyStatus status, Revisions.Plan plan) {
+    status.observedGeneration = policy.getMetadata().getGeneration();
+    if (plan.previous() > 0) {
+      status.previousRevision = plan.previous();
+    }
+    status.activeRevision = plan.active();
+    status.activeReason = plan.reason();
+    condition(status, "Valid", "True", "SpecValid", "the spec passed validation");
+    condition(status, "Ready", "True", "RevisionActive", "revision " + plan.active() + " is active: " + plan.reason());
+    writeStatus(policy, status);
+  }
+
+  private void reportInvalid(ToolPolicy policy, ToolPolicyStatus status, String reason, String message) {
+    status.observedGeneration = policy.getMetadata().getGeneration();
+    condition(status, "Valid", "False", reason, message);
+    writeStatus(policy, status);
+    client.v1().events().inNamespace(policy.getMetadata().getNamespace()).resource(new EventBuilder()
+            .withNewMetadata().withName(policy.getMetadata().getName() + "." + UUID.randomUUID()).endMetadata()
+            .withType("Warning")
+            .withReason(reason)
+            .withMessage(message + (status.activeRevision == null ? ""
+                : "; revision " + status.activeRevision + " stays active"))
+            .withNewInvolvedObject()
+            .withApiVersion(policy.getApiVersion()).withKind(policy.getKind())
+            .withName(policy.getMetadata().getName()).withNamespace(policy.getMetadata().getNamespace())
+            .withUid(policy.getMetadata().getUid())
+            .endInvolvedObject()
+            .build())
+        .create();
+  }
+
+  private void condition(ToolPolicyStatus status, String type, String value, String reason, String message) {
+    ToolPolicyStatus.Condition c = status.conditions.stream().filter(x -> type.equals(x.type)).findFirst().orElse(null);
+    if (c == null) {
+      c = new ToolPolicyStatus.Condition();
+      c.type = type;
+      status.conditions.add(c);
+    }
+    if (!value.equals(c.status)) {
+      c.lastTransitionTime = clock.instant().toString();
+    }
+    c.status = value;
+    c.reason = reason;
+    c.message = message;
+  }
+
+  private void writeStatus(ToolPolicy policy, ToolPolicyStatus status) {
+    policy.setStatus(status);
+    client.resources(ToolPolicy.class).inNamespace(policy.getMetadata().getNamespace()).resource(policy).updateStatus();
+  }
+
+  private static Long rollbackTo(ToolPolicy policy) {
+    Map<String, String> annotations = policy.getMetadata().getAnnotations();
+    String value = annotations == null ? null : annotations.get(Revisions.ANNOTATION_ROLLBACK_TO);
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return -1L;
+    }
+  }
+
+  private static OwnerReference owner(ToolPolicy policy) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(policy.getApiVersion()).withKind(policy.getKind())
+        .withName(policy.getMetadata().getName()).withUid(policy.getMetadata().getUid())
+        .withController(true).withBlockOwnerDeletion(true)
+        .build();
+  }
+
+  static String specHash(ToolPolicy policy) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(SERIALIZATION.asJson(policy.getSpec()).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest).substring(0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JRE", e);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package dev.toolgate.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.crd.ToolPolicyStatus;
+import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.render.Revisions;
+import dev.toolgate.operator.render.SidecarConfigRenderer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.FileInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The reconciler against fabric8's mock API server in CRUD mode, with the real CRD loaded. */
+@EnableKubernetesMockClient(crud = true)
+class ToolPolicyReconcilerTest {
+
+  static final String NS = "ops";
+  static final String NAME = "deployment-tools";
+
+  KubernetesClient client;
+  private ToolPolicyReconciler reconciler;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
+      client.apiextensions().v1().customResourceDefinitions().load(crd).create();
+    }
+    reconciler = new ToolPolicyReconciler(client,
+        new RenderOptions(0, "ops-assistant", "client", "toolgate-hazelcast.toolgate.svc", List.of(), null, null),
+        Clock.systemUTC());
+  }
+
+  private ToolPolicy apply(String backendMs) throws Exception {
+    String yaml = Files.readString(Path.of("../e2e/demo/toolpolicy.yaml")).replace("backendMs: 7000", "backendMs: " + backendMs);
+    ToolPolicy policy = SidecarConfigRenderer.parse(yaml);
+    ToolPolicy existing = client.resources(ToolPolicy.class).inNamespace(NS).withName(NAME).get();
+    if (existing == null) {
+      return client.resources(ToolPolicy.class).inNamespace(NS).resource(policy).create();
+    }
+    existing.setSpec(policy.getSpec());
+    return client.resources(ToolPolicy.class).inNamespace(NS).resource(existing).update();
+  }
+
+  private ToolPolicy current() {
+    return client.resources(ToolPolicy.class).inNamespace(NS).withName(NAME).get();
+  }
+
+  private List<ConfigMap> revisions() {
+    return client.configMaps().inNamespace(NS).withLabel(Revisions.LABEL_REVISION).list().getItems();
+  }
+
+  private ConfigMap active() {
+    return client.configMaps().inNamespace(NS).withName(Revisions.activeName(NAME)).get();
+  }
+
+  private static ToolPolicyStatus.Condition condition(ToolPolicy p, String type) {
+    return p.getStatus().conditions.stream().filter(c -> type.equals(c.type)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void createsARevisionAndTheActiveConfigMapAndReportsReady() throws Exception {
+    apply("7000");
+
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(revisions()).singleElement().satisfies(cm -> {
+      assertThat(cm.getMetadata().getName()).isEqualTo("deployment-tools-r1");
+      assertThat(cm.getImmutable()).isTrue();
+      assertThat(cm.getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(o -> assertThat(o.getKind()).isEqualTo("ToolPolicy"));
+    });
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
+    ToolPolicy p = current();
+    assertThat(p.getStatus().activeRevision).isEqualTo(1);
+    assertThat(condition(p, "Ready").status).isEqualTo("True");
+    assertThat(condition(p, "Valid").status).isEqualTo("True");
+  }
+
+  @Test
+  void aChangedSpecMakesANewRevisionAndAnUnchangedOneNone() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    reconciler.reconcile(NS, NAME);
+    assertThat(revisions()).hasSize(1);
+
+    apply("6000");
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(revisions()).hasSize(2);
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 2").contains("backendMs: 6000");
+    assertThat(current().getStatus().previousRevision).isEqualTo(1);
+  }
+
+  @Test
+  void anInvalidSpecKeepsThePreviousRevisionActiveAndSaysWhy() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+
+    apply("60000");
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(revisions()).hasSize(1);
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 7000");
+    ToolPolicy p = current();
+    assertThat(condition(p, "Valid").status).isEqualTo("False");
+    assertThat(condition(p, "Valid").message).contains("budget.backendMs (60000) must be < budget.transportMs (10000)");
+    assertThat(p.getStatus().activeRevision).isEqualTo(1);
+    assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .anySatisfy(e -> assertThat(e.getMessage()).contains("revision 1 stays active"));
+  }
+
+  @Test
+  void rollsBackToAnEarlierRevisionByAnnotation() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    apply("6000");
+    reconciler.reconcile(NS, NAME);
+
+    ToolPolicy p = current();
+    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, "1"));
+    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
+    assertThat(current().getStatus().activeRevision).isEqualTo(1);
+    assertThat(current().getStatus().activeReason).contains("rolled back to revision 1");
+    assertThat(revisions()).hasSize(2);
+  }
+
+  @Test
+  void refusesARollbackToARevisionThatDoesNotExist() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    ToolPolicy p = current();
+    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, "9"));
+    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(condition(current(), "Valid").message).contains("rollback to revision 9 asked, but it does not exist");
+    assertThat(current().getStatus().activeRevision).isEqualTo(1);
+  }
+
+  @Test
+  void keepsTheLastTenRevisions() throws Exception {
+    for (int i = 0; i < 12; i++) {
+      apply(Integer.toString(5000 + i));
+      reconciler.reconcile(NS, NAME);
+    }
+
+    assertThat(revisions()).hasSize(Revisions.KEPT);
+    assertThat(revisions()).noneMatch(cm -> cm.getMetadata().getName().equals("deployment-tools-r1"));
+    assertThat(current().getStatus().activeRevision).isEqualTo(12);
+  }
+}
