@@ -1,0 +1,34 @@
+package dev.toolgate.operator.inject;
+
+/**
+ * How the webhook injects the sidecar: the image and resources come from the operator's
+ * configuration (the chart's values), never from the pod.
+ *
+ * @param image the sidecar image
+ * @param cpuRequest e.g. {@code 50m}
+ * @param memoryRequest e.g. {@code 96Mi}
+ * @param memoryLimit e.g. {@code 160Mi}
+ * @param operatorNamespace never injected into
+ * @param nativeSidecars whether the cluster supports init containers with {@code restartPolicy: Always}
+ *     (Kubernetes 1.29+): the agent then starts after the sidecar is ready and the sidecar outlives it
+ * @param approvalSecret the Secret holding the approval key
+ */
+public record InjectionOptions(
+    String image,
+    String cpuRequest,
+    String memoryRequest,
+    String memoryLimit,
+    String operatorNamespace,
+    boolean nativeSidecars,
+    String approvalSecret) {
+
+  public static final String ANNOTATION_INJECT = "toolgate.dev/inject";
+  public static final String ANNOTATION_POLICY = "toolgate.dev/policy";
+  public static final String ANNOTATION_INJECTED = "toolgate.dev/injected";
+  public static final String DEFAULT_POLICY = "default";
+  public static final String CONTAINER = "toolgate-sidecar";
+  public static final String CONFIG_DIR = "/etc/toolgate/config";
+  public static final String APPROVAL_DIR = "/etc/toolgate/approval";
+  /** The environment variable that tells the agent where its MCP upstreams are reached. */
+  public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
+}

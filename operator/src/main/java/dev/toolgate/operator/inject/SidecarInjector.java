@@ -1,0 +1,125 @@
+package dev.toolgate.operator.inject;
+
+import dev.toolgate.operator.render.Revisions;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.zjsonpatch.JsonDiff;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides whether a pod gets the sidecar (with the reasons, as Linkerd's injector does) and computes
+ * the JSON patch that adds it. Pure: a pod in, a decision and a patch out; the admission webhook
+ * only wraps it. Idempotent: an injected pod is marked and never injected twice.
+ */
+public final class SidecarInjector {
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  private final InjectionOptions options;
+
+  public SidecarInjector(InjectionOptions options) {
+    this.options = options;
+  }
+
+  /** Whether to inject, and why (or why not). */
+  public record Decision(boolean inject, List<String> reasons) {}
+
+  public Decision decide(Pod pod, String namespace) {
+    Map<String, String> annotations = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+        ? Map.of() : pod.getMetadata().getAnnotations();
+    if (options.operatorNamespace().equals(namespace)) {
+      return new Decision(false, List.of("never inject into the operator's namespace " + namespace));
+    }
+    if (!"true".equals(annotations.get(InjectionOptions.ANNOTATION_INJECT))) {
+      return new Decision(false, List.of("no " + InjectionOptions.ANNOTATION_INJECT + ": \"true\" annotation"));
+    }
+    if (annotations.containsKey(InjectionOptions.ANNOTATION_INJECTED)) {
+      return new Decision(false, List.of("already injected"));
+    }
+    return new Decision(true, List.of("annotated " + InjectionOptions.ANNOTATION_INJECT + ": \"true\"",
+        "policy " + policy(annotations)));
+  }
+
+  /** The JSON patch (RFC 6902) that injects the sidecar, as text. */
+  public String patch(Pod pod) {
+    Pod injected = inject(pod);
+    return SERIALIZATION.asJson(JsonDiff.asJson(
+        SERIALIZATION.convertValue(pod, tools.jackson.databind.JsonNode.class),
+        SERIALIZATION.convertValue(injected, tools.jackson.databind.JsonNode.class)));
+  }
+
+  /** The pod with the sidecar. */
+  public Pod inject(Pod pod) {
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    String policy = policy(annotations == null ? Map.of() : annotations);
+    Container sidecar = sidecar();
+    PodBuilder builder = new PodBuilder(pod)
+        .editMetadata().addToAnnotations(InjectionOptions.ANNOTATION_INJECTED, "policy=" + policy).endMetadata()
+        .editSpec()
+        .addToVolumes(configVolume(policy), approvalVolume())
+        .endSpec();
+    List<Container> agents = new ArrayList<>();
+    for (Container c : pod.getSpec().getContainers()) {
+      agents.add(new ContainerBuilder(c)
+          .addToEnv(new EnvVar(InjectionOptions.ENV_MCP_BASE, "http://127.0.0.1:15000/mcp", null))
+          .build());
+    }
+    builder.editSpec().withContainers(agents).endSpec();
+    if (options.nativeSidecars()) {
+      builder.editSpec().addToInitContainers(0, new ContainerBuilder(sidecar).withRestartPolicy("Always").build()).endSpec();
+    } else {
+      builder.editSpec().addToContainers(0, sidecar).endSpec();
+    }
+    return builder.build();
+  }
+
+  private Container sidecar() {
+    return new ContainerBuilder()
+        .withName(InjectionOptions.CONTAINER)
+        .withImage(options.image())
+        .withArgs("--config", InjectionOptions.CONFIG_DIR + "/" + Revisions.CONFIG_KEY)
+        .addNewPort().withName("mcp").withContainerPort(15000).endPort()
+        .addNewPort().withName("admin").withContainerPort(15020).endPort()
+        .withNewStartupProbe()
+        .withNewHttpGet().withPath("/readyz").withNewPort("admin").endHttpGet()
+        .withPeriodSeconds(1).withFailureThreshold(60)
+        .endStartupProbe()
+        .withNewReadinessProbe()
+        .withNewHttpGet().withPath("/readyz").withNewPort("admin").endHttpGet()
+        .endReadinessProbe()
+        .withNewResources()
+        .addToRequests("cpu", new Quantity(options.cpuRequest()))
+        .addToRequests("memory", new Quantity(options.memoryRequest()))
+        .addToLimits("memory", new Quantity(options.memoryLimit()))
+        .endResources()
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true).withReadOnlyRootFilesystem(true).withAllowPrivilegeEscalation(false)
+        .endSecurityContext()
+        .addNewVolumeMount().withName("toolgate-config").withMountPath(InjectionOptions.CONFIG_DIR).withReadOnly(true).endVolumeMount()
+        .addNewVolumeMount().withName("toolgate-approval").withMountPath(InjectionOptions.APPROVAL_DIR).withReadOnly(true).endVolumeMount()
+        .build();
+  }
+
+  private static Volume configVolume(String policy) {
+    return new VolumeBuilder().withName("toolgate-config")
+        .withNewConfigMap().withName(Revisions.activeName(policy)).endConfigMap().build();
+  }
+
+  private Volume approvalVolume() {
+    return new VolumeBuilder().withName("toolgate-approval")
+        .withNewSecret().withSecretName(options.approvalSecret()).withOptional(true).endSecret().build();
+  }
+
+  private static String policy(Map<String, String> annotations) {
+    return annotations.getOrDefault(InjectionOptions.ANNOTATION_POLICY, InjectionOptions.DEFAULT_POLICY);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.toolgate.operator.inject;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.zjsonpatch.JsonPatch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The injection patch, as a golden file (regenerate with {@code -Dtoolgate.regenerate=true}), and
+ * what it does once applied.
+ */
+class SidecarInjectorTest {
+
+  static final Path POD = Path.of("src/test/resources/golden/agent-pod.yaml");
+  static final Path GOLDEN = Path.of("src/test/resources/golden/agent-pod.patch.json");
+  static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  static final InjectionOptions OPTIONS = new InjectionOptions("ghcr.io/toolgate/sidecar:0.1.0", "50m", "96Mi",
+      "160Mi", "toolgate", true, "toolgate-approval-key");
+
+  private final SidecarInjector injector = new SidecarInjector(OPTIONS);
+
+  private static Pod pod() throws Exception {
+    return SERIALIZATION.unmarshal(Files.readString(POD), Pod.class);
+  }
+
+  private static Pod apply(Pod pod, String patch) {
+    JsonNode patched = JsonPatch.apply(SERIALIZATION.unmarshal(patch, JsonNode.class),
+        SERIALIZATION.convertValue(pod, JsonNode.class));
+    return SERIALIZATION.convertValue(patched, Pod.class);
+  }
+
+  @Test
+  void producesTheGoldenPatch() throws Exception {
+    String patch = injector.patch(pod());
+    if (Boolean.getBoolean("toolgate.regenerate")) {
+      Files.writeString(GOLDEN, patch + "\n");
+    }
+
+    assertThat(patch + "\n").isEqualTo(Files.readString(GOLDEN));
+  }
+
+  @Test
+  void addsANativeSidecarThatStartsFirstAndTellsTheAgentWhereToGo() throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+
+    Container sidecar = injected.getSpec().getInitContainers().get(0);
+    assertThat(sidecar.getName()).isEqualTo("toolgate-sidecar");
+    assertThat(sidecar.getRestartPolicy()).isEqualTo("Always");
+    assertThat(sidecar.getStartupProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(sidecar.getArgs()).containsExactly("--config", "/etc/toolgate/config/sidecar.yaml");
+    assertThat(injected.getSpec().getVolumes()).anySatisfy(v ->
+        assertThat(v.getConfigMap() == null ? null : v.getConfigMap().getName()).isEqualTo("toolgate-deployment-tools"));
+    Container agent = injected.getSpec().getContainers().get(0);
+    assertThat(agent.getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+        .contains("LOG_LEVEL=info", "TOOLGATE_MCP_BASE_URL=http://127.0.0.1:15000/mcp");
+    assertThat(injected.getMetadata().getAnnotations()).containsEntry("toolgate.dev/injected", "policy=deployment-tools");
+  }
+
+  @Test
+  void neverInjectsTwiceNorWithoutTheAnnotationNorIntoItsOwnNamespace() throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+    Pod plain = pod();
+    plain.getMetadata().setAnnotations(Map.of());
+
+    assertThat(injector.decide(pod(), "ops").inject()).isTrue();
+    assertThat(injector.decide(injected, "ops").reasons()).containsExactly("already injected");
+    assertThat(injector.decide(plain, "ops").inject()).isFalse();
+    assertThat(injector.decide(pod(), "toolgate").reasons().get(0)).contains("operator's namespace");
+  }
+
+  @Test
+  void addsARegularContainerWhereNativeSidecarsAreMissing() throws Exception {
+    SidecarInjector old = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi", "toolgate", false, "k"));
+
+    Pod injected = apply(pod(), old.patch(pod()));
+
+    assertThat(injected.getSpec().getInitContainers()).isNullOrEmpty();
+    assertThat(injected.getSpec().getContainers()).extracting(Container::getName).containsExactly("toolgate-sidecar", "agent");
+  }
+}
