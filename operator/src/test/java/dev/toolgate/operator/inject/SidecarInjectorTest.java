@@ -16,12 +16,12 @@ import tools.jackson.databind.JsonNode;
  * The injection patch, as a golden file (regenerate with {@code -Dtoolgate.regenerate=true}), and
  * what it does once applied.
  */
-class SidecarInjectorTest {
+public class SidecarInjectorTest {
 
-  static final Path POD = Path.of("src/test/resources/golden/agent-pod.yaml");
+  public static final Path POD = Path.of("src/test/resources/golden/agent-pod.yaml");
   static final Path GOLDEN = Path.of("src/test/resources/golden/agent-pod.patch.json");
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-  static final InjectionOptions OPTIONS = new InjectionOptions("ghcr.io/toolgate/sidecar:0.1.0", "50m", "96Mi",
+  public static final InjectionOptions OPTIONS = new InjectionOptions("ghcr.io/toolgate/sidecar:0.1.0", "50m", "96Mi",
       "160Mi", "toolgate", true, "toolgate-approval-key");
 
   private final SidecarInjector injector = new SidecarInjector(OPTIONS);

@@ -1,0 +1,109 @@
+package dev.toolgate.operator.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.operator.inject.AdmissionReviews;
+import dev.toolgate.operator.inject.SidecarInjector;
+import dev.toolgate.operator.inject.SidecarInjectorTest;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.security.KeyStore;
+import java.time.Instant;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The webhook over real TLS on loopback, trusted through the CA the operator generated. */
+class WebhookServerTest {
+
+  private WebhookServer server;
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static HttpClient trusting(WebhookCertificates certs) throws Exception {
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    trust.setCertificateEntry("ca", certs.ca());
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext tls = SSLContext.getInstance("TLSv1.3");
+    tls.init(null, tmf.getTrustManagers(), null);
+    return HttpClient.newBuilder().sslContext(tls).build();
+  }
+
+  private String review() throws Exception {
+    KubernetesSerialization json = new KubernetesSerialization();
+    Pod pod = json.unmarshal(Files.readString(SidecarInjectorTest.POD), Pod.class);
+    return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\","
+        + "\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},\"namespace\":\"ops\",\"object\":"
+        + json.asJson(pod) + "}}";
+  }
+
+  @Test
+  void answersAReviewOverTlsWithTheGeneratedCertificate() throws Exception {
+    WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost", "127.0.0.1"), Instant.now());
+    server = WebhookServer.start("127.0.0.1", 0, certs,
+        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+
+    HttpResponse<String> response = trusting(certs).send(
+        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+            .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
+        HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).contains("\"patchType\":\"JSONPatch\"").contains("\"uid\":\"u\"");
+    assertThat(certs.caPem()).startsWith("-----BEGIN CERTIFICATE-----");
+  }
+
+  @Test
+  void aClientThatDoesNotTrustTheCaCannotTalkToIt() throws Exception {
+    WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    WebhookCertificates other = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    server = WebhookServer.start("127.0.0.1", 0, certs,
+        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> trusting(other).send(
+            HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+            HttpResponse.BodyHandlers.ofString()))
+        .isInstanceOf(SSLHandshakeException.class);
+  }
+
+  @Test
+  void refusesGarbageWith400() throws Exception {
+    WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    server = WebhookServer.start("127.0.0.1", 0, certs,
+        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+
+    HttpResponse<String> response = trusting(certs).send(
+        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+            .POST(HttpRequest.BodyPublishers.ofString("not json")).build(),
+        HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void rotatesWhenLessThanAThirdOfTheValidityIsLeft() {
+    Instant issued = Instant.parse("2026-01-01T00:00:00Z");
+    WebhookCertificates certs = WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), issued);
+
+    assertThat(certs.needsRotation(issued.plus(java.time.Duration.ofDays(50)))).isFalse();
+    assertThat(certs.needsRotation(issued.plus(java.time.Duration.ofDays(61)))).isTrue();
+    assertThat(WebhookCertificates.serviceNames("toolgate-webhook", "toolgate"))
+        .contains("toolgate-webhook.toolgate.svc", "toolgate-webhook.toolgate.svc.cluster.local");
+  }
+}
