@@ -1,0 +1,76 @@
+package dev.toolgate.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.render.Revisions;
+import dev.toolgate.operator.render.SidecarConfigRenderer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.FileInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two operator replicas against the mock API server: one leads, and policies get reconciled. */
+@EnableKubernetesMockClient(crud = true)
+class OperatorRuntimeTest {
+
+  KubernetesClient client;
+  private OperatorRuntime first;
+  private OperatorRuntime second;
+
+  @AfterEach
+  void stop() {
+    if (first != null) {
+      first.close();
+    }
+    if (second != null) {
+      second.close();
+    }
+  }
+
+  private OperatorRuntime runtime(String identity) {
+    ToolPolicyReconciler reconciler = new ToolPolicyReconciler(client,
+        new RenderOptions(0, null, "client", "toolgate-hazelcast.toolgate.svc", List.of(), null, null), Clock.systemUTC());
+    return new OperatorRuntime(client, reconciler, "toolgate", identity, Duration.ofSeconds(3));
+  }
+
+  private ConfigMap active() {
+    return client.configMaps().inNamespace("ops").withName(Revisions.activeName("deployment-tools")).get();
+  }
+
+  @Test
+  void oneReplicaLeadsAndPoliciesAreReconciledAsTheyChange() throws Exception {
+    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
+      client.apiextensions().v1().customResourceDefinitions().load(crd).create();
+    }
+    first = runtime("operator-a");
+    second = runtime("operator-b");
+    first.start();
+    second.start();
+    await().atMost(Duration.ofSeconds(15)).until(() -> first.leading() || second.leading());
+    assertThat(first.leading() && second.leading()).as("never two leaders").isFalse();
+
+    ToolPolicy policy = SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml")));
+    client.resources(ToolPolicy.class).inNamespace("ops").resource(policy).create();
+    await().atMost(Duration.ofSeconds(15)).until(() -> active() != null);
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1");
+
+    ToolPolicy current = client.resources(ToolPolicy.class).inNamespace("ops").withName("deployment-tools").get();
+    ToolPolicy changed = SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"))
+        .replace("backendMs: 7000", "backendMs: 6000"));
+    current.setSpec(changed.getSpec());
+    client.resources(ToolPolicy.class).inNamespace("ops").resource(current).update();
+
+    await().atMost(Duration.ofSeconds(15)).until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("revision: 2"));
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 6000");
+  }
+}
