@@ -16,6 +16,7 @@ public final class Main {
   static final String USAGE =
       """
       Usage: java -jar operator/target/toolgate-operator.jar render -f FILE [options]
+             java -jar operator/target/toolgate-operator.jar run   (in a cluster; see run --help)
 
       Renders a ToolPolicy (YAML) into the sidecar configuration it stands for, on stdout.
         -f, --file FILE            the ToolPolicy
@@ -39,8 +40,11 @@ public final class Main {
       out.print(USAGE);
       return args.length == 0 ? 2 : 0;
     }
+    if (args[0].equals("run")) {
+      return runOperator(args, out, err);
+    }
     if (!args[0].equals("render")) {
-      return usage(err, "unknown command '" + args[0] + "' (the operator's reconciler comes in a later release)");
+      return usage(err, "unknown command '" + args[0] + "'");
     }
     String file = null;
     long revision = 1;
@@ -94,6 +98,62 @@ public final class Main {
       err.println("error: " + file + " is not a valid ToolPolicy: " + e.getMessage());
       return 2;
     }
+  }
+
+  static final String RUN_USAGE =
+      """
+      Usage: java -jar toolgate-operator.jar run
+      Runs the operator in a cluster (in-cluster credentials or KUBECONFIG). Settings come from the
+      environment the chart sets:
+        TOOLGATE_NAMESPACE             the operator's namespace (default toolgate)
+        POD_NAME                       this replica's identity in the lease
+        TOOLGATE_WEBHOOK_PORT          HTTPS port of the injection webhook (default 8443)
+        TOOLGATE_WEBHOOK_SERVICE       its Service (default toolgate-webhook)
+        TOOLGATE_WEBHOOK_CONFIGURATION the MutatingWebhookConfiguration (default toolgate-injector)
+        TOOLGATE_SIDECAR_IMAGE         the sidecar image to inject
+        TOOLGATE_SIDECAR_CPU_REQUEST / _MEMORY_REQUEST / _MEMORY_LIMIT   (50m / 96Mi / 160Mi)
+        TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false
+        TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)
+        TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join
+      """;
+
+  private static int runOperator(String[] args, PrintStream out, PrintStream err) {
+    if (args.length > 1) {
+      out.print(RUN_USAGE);
+      return args[1].equals("--help") || args[1].equals("-h") ? 0 : 2;
+    }
+    String namespace = env("TOOLGATE_NAMESPACE", "toolgate");
+    OperatorProcess process = new OperatorProcess(
+        namespace,
+        env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
+        Integer.parseInt(env("TOOLGATE_WEBHOOK_PORT", "8443")),
+        env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
+        env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
+        new dev.toolgate.operator.inject.InjectionOptions(
+            env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
+            env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
+            env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
+            env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
+            namespace,
+            Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
+            env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key")),
+        new RenderOptions(0, null, "client", env("TOOLGATE_HAZELCAST_DNS",
+            "toolgate-hazelcast." + namespace + ".svc.cluster.local"), List.of(), null, null));
+    try {
+      process.run();
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    } catch (Exception e) {
+      err.println("error: the operator failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
   }
 
   private static int usage(PrintStream err, String message) {

@@ -40,9 +40,16 @@ class MainTest {
   }
 
   @Test
+  void documentsTheRunCommandsSettings() {
+    assertThat(run("run", "--help")).isZero();
+    assertThat(out.toString()).contains("TOOLGATE_SIDECAR_IMAGE").contains("POD_NAME");
+  }
+
+  @Test
   void explainsBadArguments() {
     assertThat(run("render")).isEqualTo(2);
     assertThat(err.toString()).contains("-f FILE is required").contains("Usage:");
     assertThat(run("reconcile")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown command 'reconcile'");
   }
 }

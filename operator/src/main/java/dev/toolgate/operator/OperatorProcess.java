@@ -1,0 +1,83 @@
+package dev.toolgate.operator;
+
+import dev.toolgate.operator.inject.AdmissionReviews;
+import dev.toolgate.operator.inject.InjectionOptions;
+import dev.toolgate.operator.inject.SidecarInjector;
+import dev.toolgate.operator.reconcile.OperatorRuntime;
+import dev.toolgate.operator.reconcile.ToolPolicyReconciler;
+import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.webhook.CaBundle;
+import dev.toolgate.operator.webhook.WebhookCertificates;
+import dev.toolgate.operator.webhook.WebhookServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator in a cluster: the webhook (every replica serves it), the caBundle kept current,
+ * the certificate rotated, and the reconciler on the leader only.
+ *
+ * @param namespace the operator's namespace (lease, webhook Service; never injected)
+ * @param identity this replica's name in the lease (the pod name)
+ * @param webhookPort the HTTPS port
+ * @param webhookService the Service in front of the webhook
+ * @param webhookConfiguration the MutatingWebhookConfiguration to keep the caBundle of
+ * @param injection what to inject
+ * @param render what every rendered configuration gets
+ */
+record OperatorProcess(
+    String namespace,
+    String identity,
+    int webhookPort,
+    String webhookService,
+    String webhookConfiguration,
+    InjectionOptions injection,
+    RenderOptions render) {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OperatorProcess.class);
+  static final Duration LEASE = Duration.ofSeconds(15);
+
+  void run() throws Exception {
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    List<String> names = WebhookCertificates.serviceNames(webhookService, namespace);
+    AdmissionReviews reviews = new AdmissionReviews(new SidecarInjector(injection));
+    WebhookCertificates[] certs = {WebhookCertificates.generate(names, Clock.systemUTC().instant())};
+    WebhookServer[] server = {WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews)};
+    CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+    OperatorRuntime runtime = new OperatorRuntime(client,
+        new ToolPolicyReconciler(client, render, Clock.systemUTC()), namespace, identity, LEASE);
+    runtime.start();
+    ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
+    maintenance.scheduleAtFixedRate(() -> {
+      try {
+        if (certs[0].needsRotation(Clock.systemUTC().instant())) {
+          certs[0] = WebhookCertificates.generate(names, Clock.systemUTC().instant());
+          CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+          server[0].close();
+          server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
+          LOG.info("rotated the webhook certificate");
+        } else {
+          CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+        }
+      } catch (Exception e) {
+        LOG.warn("webhook maintenance failed: {}", e.getMessage());
+      }
+    }, 1, 10, TimeUnit.MINUTES);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      maintenance.shutdownNow();
+      runtime.close();
+      server[0].close();
+      client.close();
+    }, "toolgate-operator-shutdown"));
+    LOG.info("toolgate operator {} started: webhook on :{}, lease {}/{}", identity, webhookPort, namespace,
+        OperatorRuntime.LEASE_NAME);
+    Thread.currentThread().join();
+  }
+}
