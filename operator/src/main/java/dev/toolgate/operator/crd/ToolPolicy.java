@@ -28,6 +28,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(value = ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, message = ToolPolicyRules.BACKEND_BEFORE_TRANSPORT_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.TRANSPORT_LEAVES_RESERVE, message = ToolPolicyRules.TRANSPORT_LEAVES_RESERVE_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.AGENT_BEFORE_JOURNEY, message = ToolPolicyRules.AGENT_BEFORE_JOURNEY_MESSAGE)
+@ValidationRule(value = ToolPolicyRules.UPSTREAMS, message = ToolPolicyRules.UPSTREAMS_MESSAGE)
+@ValidationRule(value = ToolPolicyRules.ATTEMPTS, message = ToolPolicyRules.ATTEMPTS_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.RATIOS, message = ToolPolicyRules.RATIOS_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
     message = ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED_MESSAGE)

@@ -29,6 +29,18 @@ public final class ToolPolicyRules {
           + " < (has(self.spec.budget.journeyMs) ? self.spec.budget.journeyMs : 20000)";
   public static final String AGENT_BEFORE_JOURNEY_MESSAGE = "budget.agentMs must be < budget.journeyMs";
 
+  public static final String UPSTREAMS =
+      "has(self.spec.upstreams) && size(self.spec.upstreams) > 0 && self.spec.upstreams.all(u,"
+          + " has(u.name) && u.name.matches('^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$')"
+          + " && has(u.url) && u.url.matches('^https?://[^/]+'))";
+  public static final String UPSTREAMS_MESSAGE =
+      "at least one upstream; names are URL path segments; URLs are absolute http(s)";
+
+  public static final String ATTEMPTS =
+      "!has(self.spec.tools) || self.spec.tools.all(t, !has(t.retry) || !has(t.retry.maxAttempts)"
+          + " || (t.retry.maxAttempts >= 1 && t.retry.maxAttempts <= 10))";
+  public static final String ATTEMPTS_MESSAGE = "retry.maxAttempts must be in [1, 10]";
+
   public static final String RATIOS =
       "!has(self.spec.tools) || self.spec.tools.all(t, !has(t.breaker)"
           + " || ((!has(t.breaker.failureRatio) || (t.breaker.failureRatio > 0.0 && t.breaker.failureRatio <= 1.0))"

@@ -18,6 +18,18 @@ public class ToolPolicyStatus {
   /** Why the active revision is the active one (applied, rolled back, kept after an invalid spec). */
   public String activeReason;
 
+  /** The last activations, newest first (at most {@link #HISTORY_KEPT}). */
+  public List<Activation> history = new ArrayList<>();
+
+  public static final int HISTORY_KEPT = 5;
+
+  /** One activation of a revision. */
+  public static class Activation {
+    public Long revision;
+    public String reason;
+    public String at;
+  }
+
   /** {@code Ready} and {@code Valid}, each with a reason and a message. */
   public List<Condition> conditions = new ArrayList<>();
 

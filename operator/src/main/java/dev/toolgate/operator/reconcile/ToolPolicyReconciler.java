@@ -120,6 +120,16 @@ public final class ToolPolicyReconciler {
     if (plan.previous() > 0) {
       status.previousRevision = plan.previous();
     }
+    if (status.activeRevision == null || status.activeRevision != plan.active()) {
+      ToolPolicyStatus.Activation activation = new ToolPolicyStatus.Activation();
+      activation.revision = plan.active();
+      activation.reason = plan.reason();
+      activation.at = clock.instant().toString();
+      status.history.add(0, activation);
+      while (status.history.size() > ToolPolicyStatus.HISTORY_KEPT) {
+        status.history.remove(status.history.size() - 1);
+      }
+    }
     status.activeRevision = plan.active();
     status.activeReason = plan.reason();
     condition(status, "Valid", "True", "SpecValid", "the spec passed validation");

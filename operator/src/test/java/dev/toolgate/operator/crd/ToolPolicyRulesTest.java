@@ -62,7 +62,7 @@ class ToolPolicyRulesTest {
     String seed = Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"));
 
     for (String rule : List.of(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, ToolPolicyRules.TRANSPORT_LEAVES_RESERVE,
-        ToolPolicyRules.AGENT_BEFORE_JOURNEY, ToolPolicyRules.RATIOS, ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
+        ToolPolicyRules.AGENT_BEFORE_JOURNEY, ToolPolicyRules.UPSTREAMS, ToolPolicyRules.ATTEMPTS, ToolPolicyRules.RATIOS, ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
         ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP)) {
       assertThat(holds(rule, seed)).as(rule).isTrue();
     }
@@ -75,6 +75,16 @@ class ToolPolicyRulesTest {
     assertThat(holds(ToolPolicyRules.TRANSPORT_LEAVES_RESERVE, spec("  budget: {transportMs: 13000}\n"))).isFalse();
     assertThat(holds(ToolPolicyRules.AGENT_BEFORE_JOURNEY, spec("  budget: {agentMs: 20000}\n"))).isFalse();
     assertThat(holds(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, spec("  mode: enforce\n"))).isTrue();
+  }
+
+  @Test
+  void upstreamsAreNamedLikePathSegmentsAndReachedOverHttp() throws Exception {
+    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  mode: enforce\n"))).isFalse();
+    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: 'a b', url: 'http://x/mcp'}]\n"))).isFalse();
+    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: api, url: 'ftp://x'}]\n"))).isFalse();
+    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: api, url: 'https://x:8443/mcp'}]\n"))).isTrue();
+    assertThat(holds(ToolPolicyRules.ATTEMPTS, spec("  tools: [{name: t, retry: {maxAttempts: 11}}]\n"))).isFalse();
+    assertThat(holds(ToolPolicyRules.ATTEMPTS, spec("  tools: [{name: t, retry: {maxAttempts: 0}}]\n"))).isFalse();
   }
 
   @Test

@@ -132,6 +132,7 @@ class ToolPolicyReconcilerTest {
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
     assertThat(current().getStatus().activeRevision).isEqualTo(1);
     assertThat(current().getStatus().activeReason).contains("rolled back to revision 1");
+    assertThat(current().getStatus().history).extracting(a -> a.revision).containsExactly(1L, 2L, 1L);
     assertThat(revisions()).hasSize(2);
   }
 
