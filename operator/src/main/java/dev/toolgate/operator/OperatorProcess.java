@@ -51,8 +51,10 @@ record OperatorProcess(
     WebhookCertificates[] certs = {WebhookCertificates.generate(names, Clock.systemUTC().instant())};
     WebhookServer[] server = {WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews)};
     CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+    dev.toolgate.operator.publish.HazelcastConfigPublisher publisher =
+        dev.toolgate.operator.publish.HazelcastConfigPublisher.connect("toolgate", render.hazelcastServiceDns());
     OperatorRuntime runtime = new OperatorRuntime(client,
-        new ToolPolicyReconciler(client, render, Clock.systemUTC()), namespace, identity, LEASE);
+        new ToolPolicyReconciler(client, render, Clock.systemUTC(), publisher), namespace, identity, LEASE);
     runtime.start();
     ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
     maintenance.scheduleAtFixedRate(() -> {
@@ -73,6 +75,7 @@ record OperatorProcess(
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       maintenance.shutdownNow();
       runtime.close();
+      publisher.close();
       server[0].close();
       client.close();
     }, "toolgate-operator-shutdown"));

@@ -13,6 +13,7 @@ import com.hazelcast.core.HazelcastInstance;
 import dev.toolgate.sidecar.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.ResilientQuotaStore;
 import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.sidecar.state.hazelcast.ConfigFeed;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastCircuits;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastIdempotencyStore;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
@@ -137,6 +138,15 @@ final class SidecarImpl implements Sidecar {
         .map(
             a -> {
               reloader.start(loaded.config().runtime().configPollMs());
+              String configKey = loaded.config().sharedState().configKey();
+              if (hazelcast != null && configKey != null) {
+                io.vertx.core.Context context = vertx.getOrCreateContext();
+                vertx.executeBlocking(() -> {
+                  ConfigFeed.follow(hazelcast, configKey,
+                      bytes -> context.runOnContext(v -> reloader.offer("the shared state", bytes)));
+                  return null;
+                }).onFailure(e -> LOG.warn("cannot follow the published configuration: {}", e.toString()));
+              }
               ready = true;
               LOG.info(
                   "toolgate sidecar ready: MCP on http://{}:{}/mcp/<upstream>, admin on http://{}:{}",

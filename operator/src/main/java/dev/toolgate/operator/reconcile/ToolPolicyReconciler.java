@@ -36,11 +36,17 @@ public final class ToolPolicyReconciler {
   private final KubernetesClient client;
   private final RenderOptions defaults;
   private final Clock clock;
+  private final ConfigPublisher publisher;
 
   public ToolPolicyReconciler(KubernetesClient client, RenderOptions defaults, Clock clock) {
+    this(client, defaults, clock, ConfigPublisher.NONE);
+  }
+
+  public ToolPolicyReconciler(KubernetesClient client, RenderOptions defaults, Clock clock, ConfigPublisher publisher) {
     this.client = client;
     this.defaults = defaults;
     this.clock = clock;
+    this.publisher = publisher;
   }
 
   public void reconcile(String namespace, String name) {
@@ -78,9 +84,7 @@ public final class ToolPolicyReconciler {
   }
 
   private void createRevision(ToolPolicy policy, long revision, String hash) {
-    String config = SidecarConfigRenderer.render(policy, new RenderOptions(revision, defaults.agentId(),
-        defaults.sharedStateMode(), defaults.hazelcastServiceDns(), defaults.hazelcastMembers(),
-        defaults.approvalKeyFile(), defaults.adminTokenFile()));
+    String config = SidecarConfigRenderer.render(policy, defaults.forRevision(revision));
     client.configMaps().inNamespace(policy.getMetadata().getNamespace()).resource(new ConfigMapBuilder()
             .withNewMetadata()
             .withName(Revisions.revisionName(policy.getMetadata().getName(), revision))
@@ -107,6 +111,7 @@ public final class ToolPolicyReconciler {
         .withData(source.getData())
         .build();
     client.configMaps().inNamespace(namespace).resource(active).createOr(existing -> existing.update());
+    publisher.publish(namespace + "/" + name, source.getData().get(Revisions.CONFIG_KEY));
   }
 
   private void prune(String namespace, String name, List<Long> revisions) {

@@ -26,6 +26,12 @@ public record RenderOptions(
   public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
   public static final String DEFAULT_SHARED_STATE_MODE = "client";
 
+  /** The same options for another revision. */
+  public RenderOptions forRevision(long other) {
+    return new RenderOptions(other, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers,
+        approvalKeyFile, adminTokenFile);
+  }
+
   public RenderOptions {
     agentId = agentId == null ? "local" : agentId;
     sharedStateMode = sharedStateMode == null ? DEFAULT_SHARED_STATE_MODE : sharedStateMode;

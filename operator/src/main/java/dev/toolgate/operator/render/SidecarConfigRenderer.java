@@ -58,6 +58,10 @@ public final class SidecarConfigRenderer {
     if (!options.hazelcastMembers().isEmpty()) {
       shared.put("members", options.hazelcastMembers());
     }
+    if (!"local".equals(options.sharedStateMode()) && resource.getMetadata().getNamespace() != null) {
+      // Where the operator publishes this configuration for running sidecars.
+      shared.put("configKey", resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName());
+    }
     out.put("sharedState", shared);
     if (spec.tools().stream().anyMatch(t -> t.approval() == Approval.HUMAN_REQUIRED)) {
       out.put("approvals", ordered("keyFile", options.approvalKeyFile()));

@@ -27,6 +27,7 @@ class ToolPolicyReconcilerTest {
 
   KubernetesClient client;
   private ToolPolicyReconciler reconciler;
+  private final java.util.Map<String, String> published = new java.util.concurrent.ConcurrentHashMap<>();
 
   @BeforeEach
   void setUp() throws Exception {
@@ -35,7 +36,7 @@ class ToolPolicyReconcilerTest {
     }
     reconciler = new ToolPolicyReconciler(client,
         new RenderOptions(0, "ops-assistant", "client", "toolgate-hazelcast.toolgate.svc", List.of(), null, null),
-        Clock.systemUTC());
+        Clock.systemUTC(), published::put);
   }
 
   private ToolPolicy apply(String backendMs) throws Exception {
@@ -82,6 +83,8 @@ class ToolPolicyReconcilerTest {
     assertThat(p.getStatus().activeRevision).isEqualTo(1);
     assertThat(condition(p, "Ready").status).isEqualTo("True");
     assertThat(condition(p, "Valid").status).isEqualTo("True");
+    assertThat(published.get("ops/deployment-tools")).isEqualTo(active().getData().get(Revisions.CONFIG_KEY))
+        .contains("configKey: \"ops/deployment-tools\"");
   }
 
   @Test
@@ -133,6 +136,7 @@ class ToolPolicyReconcilerTest {
     assertThat(current().getStatus().activeRevision).isEqualTo(1);
     assertThat(current().getStatus().activeReason).contains("rolled back to revision 1");
     assertThat(current().getStatus().history).extracting(a -> a.revision).containsExactly(1L, 2L, 1L);
+    assertThat(published.get("ops/deployment-tools")).contains("revision: 1");
     assertThat(revisions()).hasSize(2);
   }
 

@@ -34,6 +34,7 @@ public final class ConfigReloader {
   private final Listener listener;
   private final Clock clock;
   private volatile String lastSeenHash;
+  private volatile String appliedHash;
   private volatile Rejection lastRejection;
   private long timer = -1;
 
@@ -50,6 +51,7 @@ public final class ConfigReloader {
     this.listener = listener;
     this.clock = clock;
     this.lastSeenHash = initial.hash();
+    this.appliedHash = initial.hash();
   }
 
   public void start(long periodMs) {
@@ -81,13 +83,30 @@ public final class ConfigReloader {
       return;
     }
     lastSeenHash = hash;
+    offer("the file", raw);
+  }
+
+  /**
+   * A configuration from another source (the operator's publication in the shared state). The
+   * file and the publication converge on the same bytes; what is already applied is skipped.
+   * Must be called on the sidecar's context.
+   */
+  public void offer(String from, byte[] raw) {
+    String hash = ConfigLoader.sha256(raw);
+    if (hash.equals(appliedHash)) {
+      return;
+    }
     vertx
         .executeBlocking(() -> loader.parse(file.toString(), raw))
         .onSuccess(
             loaded -> {
+              if (loaded.hash().equals(appliedHash)) {
+                return;
+              }
+              appliedHash = loaded.hash();
               lastRejection = null;
-              LOG.info("configuration reloaded: revision {}, hash {}",
-                  loaded.config().revision(), loaded.shortHash());
+              LOG.info("configuration reloaded from {}: revision {}, hash {}",
+                  from, loaded.config().revision(), loaded.shortHash());
               listener.applied(loaded);
             })
         .onFailure(

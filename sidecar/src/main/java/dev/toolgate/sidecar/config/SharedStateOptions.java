@@ -14,6 +14,9 @@ import java.util.List;
  * @param port embedded mode: the member's port (0 picks a free one)
  * @param writesWhenUnavailable what a write does when the cluster cannot be reached:
  *     {@code fail_closed} (refused) or {@code fail_open} (counted on local state)
+ * @param configKey the key ({@code <namespace>/<policy>}) under which the operator publishes this
+ *     sidecar's configuration; when set, a publication is applied within seconds (the mounted file
+ *     stays the fallback)
  */
 public record SharedStateOptions(
     Mode mode,
@@ -21,7 +24,8 @@ public record SharedStateOptions(
     List<String> members,
     String kubernetesServiceDns,
     Integer port,
-    WhenUnavailable writesWhenUnavailable) {
+    WhenUnavailable writesWhenUnavailable,
+    String configKey) {
 
   public static final String DEFAULT_CLUSTER_NAME = "toolgate";
   public static final int DEFAULT_PORT = 5701;
@@ -44,7 +48,7 @@ public record SharedStateOptions(
     FAIL_OPEN
   }
 
-  public static final SharedStateOptions DEFAULT = new SharedStateOptions(null, null, null, null, null, null);
+  public static final SharedStateOptions DEFAULT = new SharedStateOptions(null, null, null, null, null, null, null);
 
   public SharedStateOptions {
     mode = mode == null ? Mode.EMBEDDED : mode;

@@ -42,6 +42,7 @@ class SharedStateIT {
   private SidecarFixture a;
   private SidecarFixture b;
   private String session;
+  private String sharedState;
 
   @BeforeEach
   void start() throws Exception {
@@ -54,8 +55,9 @@ class SharedStateIT {
     config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
     member = Hazelcast.newHazelcastInstance(config);
     int port = member.getCluster().getLocalMember().getAddress().getPort();
-    String shared = TOOLS + "sharedState: {mode: client, clusterName: " + cluster
-        + ", members: [\"127.0.0.1:" + port + "\"]}\n"
+    sharedState = "sharedState: {mode: client, clusterName: " + cluster
+        + ", members: [\"127.0.0.1:" + port + "\"], configKey: ops/deployment-tools}\n";
+    String shared = TOOLS + sharedState
         + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\n";
     Path dirA = Files.createDirectory(dir.resolve("a"));
     Path dirB = Files.createDirectory(dir.resolve("b"));
@@ -200,6 +202,19 @@ class SharedStateIT {
     assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("backend_503");
 
     assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("circuit_open");
+  }
+
+  @Test
+  void aConfigurationPublishedInTheSharedStateReachesBothReplicasWithinSeconds() throws Exception {
+    String published = SidecarFixture.config(a.backend.mcpUrl(), Map.of(), TOOLS + sharedState
+        + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\nkillSwitch: {blockWrites: true}\n", 9);
+
+    member.getMap("toolgate.configs").put("ops/deployment-tools", published);
+
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() ->
+        new JsonObject(a.admin("/config")).getLong("revision") == 9
+            && new JsonObject(b.admin("/config")).getLong("revision") == 9);
+    assertThat(write(b, "after-kill", "j1")).isEqualTo("writes_blocked");
   }
 
   @Test

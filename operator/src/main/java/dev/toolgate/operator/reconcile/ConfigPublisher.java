@@ -1,0 +1,13 @@
+package dev.toolgate.operator.reconcile;
+
+/**
+ * Where the active configuration is published besides the ConfigMap, so running sidecars get it
+ * in seconds (the kubelet's ConfigMap sync can take a minute; a kill switch should not).
+ */
+public interface ConfigPublisher {
+
+  /** @param key {@code <namespace>/<policy>}, the sidecars' {@code sharedState.configKey} */
+  void publish(String key, String config);
+
+  ConfigPublisher NONE = (key, config) -> { };
+}
