@@ -64,11 +64,14 @@ class OperatorRuntimeTest {
     await().atMost(Duration.ofSeconds(15)).until(() -> active() != null);
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1");
 
-    ToolPolicy current = client.resources(ToolPolicy.class).inNamespace("ops").withName("deployment-tools").get();
     ToolPolicy changed = SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"))
         .replace("backendMs: 7000", "backendMs: 6000"));
-    current.setSpec(changed.getSpec());
-    client.resources(ToolPolicy.class).inNamespace("ops").resource(current).update();
+    // The operator writes the status concurrently: like kubectl, retry on a conflict with a fresh read.
+    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
+      ToolPolicy current = client.resources(ToolPolicy.class).inNamespace("ops").withName("deployment-tools").get();
+      current.setSpec(changed.getSpec());
+      client.resources(ToolPolicy.class).inNamespace("ops").resource(current).update();
+    });
 
     await().atMost(Duration.ofSeconds(15)).until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("revision: 2"));
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 6000");
