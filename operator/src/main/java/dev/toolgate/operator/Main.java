@@ -115,6 +115,8 @@ public final class Main {
         TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false
         TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)
         TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join
+        TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)
+                                       instead of generating and rotating certificates
       """;
 
   private static int runOperator(String[] args, PrintStream out, PrintStream err) {

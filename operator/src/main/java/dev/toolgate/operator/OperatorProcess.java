@@ -48,9 +48,15 @@ record OperatorProcess(
     KubernetesClient client = new KubernetesClientBuilder().build();
     List<String> names = WebhookCertificates.serviceNames(webhookService, namespace);
     AdmissionReviews reviews = new AdmissionReviews(new SidecarInjector(injection));
-    WebhookCertificates[] certs = {WebhookCertificates.generate(names, Clock.systemUTC().instant())};
+    String certDir = System.getenv("TOOLGATE_WEBHOOK_CERT_DIR");
+    boolean certManager = certDir != null && !certDir.isBlank();
+    WebhookCertificates[] certs = {certManager
+        ? WebhookCertificates.load(java.nio.file.Path.of(certDir))
+        : WebhookCertificates.generate(names, Clock.systemUTC().instant())};
     WebhookServer[] server = {WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews)};
-    CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+    if (!certManager) {
+      CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+    }
     dev.toolgate.operator.publish.HazelcastConfigPublisher publisher =
         dev.toolgate.operator.publish.HazelcastConfigPublisher.connect("toolgate", render.hazelcastServiceDns());
     OperatorRuntime runtime = new OperatorRuntime(client,
@@ -59,7 +65,16 @@ record OperatorProcess(
     ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
     maintenance.scheduleAtFixedRate(() -> {
       try {
-        if (certs[0].needsRotation(Clock.systemUTC().instant())) {
+        if (certManager) {
+          // cert-manager renews the Secret and its cainjector the caBundle: follow the mounted files.
+          WebhookCertificates mounted = WebhookCertificates.load(java.nio.file.Path.of(certDir));
+          if (!mounted.server().equals(certs[0].server())) {
+            certs[0] = mounted;
+            server[0].close();
+            server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
+            LOG.info("loaded the certificate cert-manager renewed");
+          }
+        } else if (certs[0].needsRotation(Clock.systemUTC().instant())) {
           certs[0] = WebhookCertificates.generate(names, Clock.systemUTC().instant());
           CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
           server[0].close();

@@ -42,6 +42,15 @@ public final class HazelcastConfigPublisher implements ConfigPublisher, AutoClos
   }
 
   @Override
+  public void withdraw(String key) {
+    try {
+      hazelcast.<String, String>getMap(CONFIGS).delete(key);
+    } catch (RuntimeException e) {
+      LOG.warn("cannot withdraw the configuration of {}: {}", key, e.getMessage());
+    }
+  }
+
+  @Override
   public void close() {
     hazelcast.shutdown();
   }

@@ -9,5 +9,8 @@ public interface ConfigPublisher {
   /** @param key {@code <namespace>/<policy>}, the sidecars' {@code sharedState.configKey} */
   void publish(String key, String config);
 
+  /** The policy is gone: sidecars keep their last configuration, nothing new is published. */
+  default void withdraw(String key) {}
+
   ConfigPublisher NONE = (key, config) -> { };
 }

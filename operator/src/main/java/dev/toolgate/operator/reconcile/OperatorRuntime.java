@@ -86,7 +86,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
       @Override
       public void onDelete(ToolPolicy policy, boolean unknownFinalState) {
-        // Owned ConfigMaps are garbage-collected with the policy.
+        enqueue(policy);
       }
     }, RESYNC_MS);
   }

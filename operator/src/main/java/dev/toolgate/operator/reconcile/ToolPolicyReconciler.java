@@ -52,7 +52,8 @@ public final class ToolPolicyReconciler {
   public void reconcile(String namespace, String name) {
     ToolPolicy policy = client.resources(ToolPolicy.class).inNamespace(namespace).withName(name).get();
     if (policy == null) {
-      return; // deleted: its ConfigMaps are owned by it and go with it.
+      cleanup(namespace, name);
+      return;
     }
     ToolPolicyStatus status = policy.getStatus() == null ? new ToolPolicyStatus() : policy.getStatus();
     long currentlyActive = status.activeRevision == null ? 0 : status.activeRevision;
@@ -81,6 +82,16 @@ public final class ToolPolicyReconciler {
     activate(policy, plan.active());
     prune(namespace, name, plan.prune());
     reportReady(policy, status, plan);
+  }
+
+  /**
+   * A deleted policy: its ConfigMaps carry owner references, so the garbage collector removes them;
+   * deleting them here too makes the cleanup independent of the collector's timing.
+   */
+  private void cleanup(String namespace, String name) {
+    client.configMaps().inNamespace(namespace).withLabel(Revisions.LABEL_POLICY, name).delete();
+    client.configMaps().inNamespace(namespace).withName(Revisions.activeName(name)).delete();
+    publisher.withdraw(namespace + "/" + name);
   }
 
   private void createRevision(ToolPolicy policy, long revision, String hash) {

@@ -99,6 +99,51 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
     return out.toString();
   }
 
+  /**
+   * Certificates issued by cert-manager instead: the Secret's {@code tls.crt}, {@code tls.key} and
+   * {@code ca.crt} mounted in {@code dir} (cert-manager's cainjector then keeps the caBundle). The
+   * key is PKCS#8 ({@code privateKey.encoding: PKCS8} on the Certificate).
+   */
+  public static WebhookCertificates load(java.nio.file.Path dir) throws java.io.IOException {
+    try {
+      X509Certificate server = certificate(dir.resolve("tls.crt"));
+      X509Certificate ca = certificate(dir.resolve("ca.crt"));
+      Object key;
+      try (org.bouncycastle.openssl.PEMParser parser =
+          new org.bouncycastle.openssl.PEMParser(java.nio.file.Files.newBufferedReader(dir.resolve("tls.key")))) {
+        key = parser.readObject();
+      }
+      org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter converter = new org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter();
+      java.security.PrivateKey privateKey = key instanceof org.bouncycastle.openssl.PEMKeyPair pair
+          ? converter.getPrivateKey(pair.getPrivateKeyInfo())
+          : converter.getPrivateKey((org.bouncycastle.asn1.pkcs.PrivateKeyInfo) key);
+      return new WebhookCertificates(ca, server, new KeyPair(server.getPublicKey(), privateKey));
+    } catch (java.security.cert.CertificateException | ClassCastException e) {
+      throw new java.io.IOException("cannot read the certificates in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static X509Certificate certificate(java.nio.file.Path file) throws java.io.IOException,
+      java.security.cert.CertificateException {
+    try (org.bouncycastle.openssl.PEMParser parser =
+        new org.bouncycastle.openssl.PEMParser(java.nio.file.Files.newBufferedReader(file))) {
+      return new JcaX509CertificateConverter().getCertificate(
+          (org.bouncycastle.cert.X509CertificateHolder) parser.readObject());
+    }
+  }
+
+  /** PEM of the server certificate and key, as cert-manager would mount them (for tests and tools). */
+  public void writeTo(java.nio.file.Path dir) throws java.io.IOException {
+    java.nio.file.Files.writeString(dir.resolve("tls.crt"), pem(server));
+    try {
+      java.nio.file.Files.writeString(dir.resolve("tls.key"),
+          pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(serverKeys.getPrivate(), null).generate()));
+    } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
+      throw new java.io.IOException(e);
+    }
+    java.nio.file.Files.writeString(dir.resolve("ca.crt"), pem(ca));
+  }
+
   /** The Service names the API server uses to call the webhook. */
   public static List<String> serviceNames(String service, String namespace) {
     return List.of(service + "." + namespace + ".svc", service, service + "." + namespace,

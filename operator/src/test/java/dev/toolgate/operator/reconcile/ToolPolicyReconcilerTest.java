@@ -155,6 +155,20 @@ class ToolPolicyReconcilerTest {
   }
 
   @Test
+  void cleansUpWhatItCreatedWhenThePolicyIsDeleted() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    apply("6000");
+    reconciler.reconcile(NS, NAME);
+
+    client.resources(ToolPolicy.class).inNamespace(NS).withName(NAME).delete();
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(revisions()).isEmpty();
+    assertThat(active()).isNull();
+  }
+
+  @Test
   void keepsTheLastTenRevisions() throws Exception {
     for (int i = 0; i < 12; i++) {
       apply(Integer.toString(5000 + i));

@@ -83,6 +83,24 @@ class WebhookServerTest {
   }
 
   @Test
+  void servesCertificatesIssuedByCertManagerFromTheirMountedSecret() throws Exception {
+    WebhookCertificates issued = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    java.nio.file.Path mounted = java.nio.file.Files.createTempDirectory("cert-manager");
+    issued.writeTo(mounted);
+
+    WebhookCertificates loaded = WebhookCertificates.load(mounted);
+    server = WebhookServer.start("127.0.0.1", 0, loaded,
+        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+
+    HttpResponse<String> response = trusting(issued).send(
+        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+            .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(loaded.server()).isEqualTo(issued.server());
+  }
+
+  @Test
   void refusesGarbageWith400() throws Exception {
     WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
     server = WebhookServer.start("127.0.0.1", 0, certs,
