@@ -27,6 +27,9 @@ public final class Main {
         --hazelcast-members LIST   client mode: comma-separated host:port
         --approval-key-file PATH   where the approval key is mounted (default %s)
         --admin-token-file PATH    where the admin token is mounted
+        --admin-host HOST          the admin listener's address (default 0.0.0.0, for the scrape)
+        --shared-state-port N      embedded mode: the member's port
+        --upstream NAME=URL        use URL for upstream NAME (repeatable): run a cluster policy locally
       """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE);
 
   private Main() {}
@@ -54,6 +57,9 @@ public final class Main {
     List<String> members = List.of();
     String approvalKey = null;
     String adminToken = null;
+    String adminHost = null;
+    Integer sharedPort = null;
+    java.util.Map<String, String> upstreams = new java.util.LinkedHashMap<>();
     for (int i = 1; i < args.length; i++) {
       String flag = args[i];
       if (i + 1 >= args.length) {
@@ -75,6 +81,21 @@ public final class Main {
         case "--hazelcast-members" -> members = Arrays.asList(value.split(","));
         case "--approval-key-file" -> approvalKey = value;
         case "--admin-token-file" -> adminToken = value;
+        case "--admin-host" -> adminHost = value;
+        case "--shared-state-port" -> {
+          try {
+            sharedPort = Integer.parseInt(value);
+          } catch (NumberFormatException e) {
+            return usage(err, "--shared-state-port takes a number, was '" + value + "'");
+          }
+        }
+        case "--upstream" -> {
+          int eq = value.indexOf('=');
+          if (eq <= 0) {
+            return usage(err, "--upstream takes NAME=URL, was '" + value + "'");
+          }
+          upstreams.put(value.substring(0, eq), value.substring(eq + 1));
+        }
         default -> {
           return usage(err, "unknown argument '" + flag + "'");
         }
@@ -86,7 +107,8 @@ public final class Main {
     try {
       String text = Files.readString(Path.of(file));
       out.print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text),
-          new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken)));
+          new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken, adminHost, sharedPort,
+              upstreams)));
       return 0;
     } catch (IOException e) {
       err.println("error: cannot read " + file + ": " + e.getMessage());

@@ -13,6 +13,9 @@ import java.util.List;
  * @param hazelcastMembers client mode: member addresses, when not discovered by DNS
  * @param approvalKeyFile where the approval key Secret is mounted
  * @param adminTokenFile where the admin token Secret is mounted, if any
+ * @param adminHost the admin listener's address: the pod's (0.0.0.0) for the Prometheus scrape
+ * @param sharedStatePort embedded mode: the member's port
+ * @param upstreamUrls upstream URLs to use instead of the spec's (a local run of a cluster policy)
  */
 public record RenderOptions(
     long revision,
@@ -21,7 +24,16 @@ public record RenderOptions(
     String hazelcastServiceDns,
     List<String> hazelcastMembers,
     String approvalKeyFile,
-    String adminTokenFile) {
+    String adminTokenFile,
+    String adminHost,
+    Integer sharedStatePort,
+    java.util.Map<String, String> upstreamUrls) {
+
+  public RenderOptions(long revision, String agentId, String sharedStateMode, String hazelcastServiceDns,
+      List<String> hazelcastMembers, String approvalKeyFile, String adminTokenFile) {
+    this(revision, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers, approvalKeyFile,
+        adminTokenFile, null, null, null);
+  }
 
   public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
   public static final String DEFAULT_SHARED_STATE_MODE = "client";
@@ -29,7 +41,7 @@ public record RenderOptions(
   /** The same options for another revision. */
   public RenderOptions forRevision(long other) {
     return new RenderOptions(other, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers,
-        approvalKeyFile, adminTokenFile);
+        approvalKeyFile, adminTokenFile, adminHost, sharedStatePort, upstreamUrls);
   }
 
   public RenderOptions {
@@ -37,5 +49,7 @@ public record RenderOptions(
     sharedStateMode = sharedStateMode == null ? DEFAULT_SHARED_STATE_MODE : sharedStateMode;
     hazelcastMembers = hazelcastMembers == null ? List.of() : List.copyOf(hazelcastMembers);
     approvalKeyFile = approvalKeyFile == null ? DEFAULT_APPROVAL_KEY_FILE : approvalKeyFile;
+    adminHost = adminHost == null ? "0.0.0.0" : adminHost;
+    upstreamUrls = upstreamUrls == null ? java.util.Map.of() : java.util.Map.copyOf(upstreamUrls);
   }
 }

@@ -44,7 +44,7 @@ public final class SidecarConfigRenderer {
     out.put("revision", options.revision());
     out.put("listen", ordered("host", "127.0.0.1", "port", 15000));
     // The admin port serves the Prometheus scrape, so it listens on the pod's address.
-    Map<String, Object> admin = ordered("host", "0.0.0.0", "port", 15020);
+    Map<String, Object> admin = ordered("host", options.adminHost(), "port", 15020);
     if (options.adminTokenFile() != null) {
       admin.put("tokenFile", options.adminTokenFile());
     }
@@ -54,6 +54,9 @@ public final class SidecarConfigRenderer {
     shared.put("mode", options.sharedStateMode());
     if (options.hazelcastServiceDns() != null) {
       shared.put("kubernetesServiceDns", options.hazelcastServiceDns());
+    }
+    if (options.sharedStatePort() != null) {
+      shared.put("port", options.sharedStatePort());
     }
     if (!options.hazelcastMembers().isEmpty()) {
       shared.put("members", options.hazelcastMembers());
@@ -68,6 +71,16 @@ public final class SidecarConfigRenderer {
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> fields = SERIALIZATION.convertValue(spec, Map.class);
+    if (fields.get("upstreams") instanceof java.util.List<?> upstreams) {
+      for (Object u : upstreams) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> upstream = (Map<String, Object>) u;
+        String url = options.upstreamUrls().get(String.valueOf(upstream.get("name")));
+        if (url != null) {
+          upstream.put("url", url);
+        }
+      }
+    }
     out.putAll(fields);
     return "# Rendered by toolgate-operator from ToolPolicy " + resource.getMetadata().getNamespace() + "/"
         + resource.getMetadata().getName() + ", revision " + options.revision() + ". Do not edit.\n"

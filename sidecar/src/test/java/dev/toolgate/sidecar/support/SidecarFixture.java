@@ -84,7 +84,7 @@ public final class SidecarFixture implements AutoCloseable {
             .replace("revision: 1", "revision: " + revision);
     StringBuilder upstreams = new StringBuilder("upstreams:\n");
     extraUpstreams.forEach(
-        (name, url) -> upstreams.append("  - {name: ").append(name).append(", url: \"")
+        (name, url) -> upstreams.append("- {name: ").append(name).append(", url: \"")
             .append(url).append("\"}\n"));
     return yaml.replace("upstreams:\n", upstreams.toString()) + extraYaml;
   }
