@@ -41,12 +41,7 @@ public final class Main {
       return ApproveCommand.run(args, System.out, System.err, Clock.systemUTC());
     }
     if (args.length > 0 && args[0].equals("quota")) {
-      try {
-        return dev.toolgate.sidecar.admin.QuotaCommand.run(args, System.out, System.err);
-      } catch (NumberFormatException e) {
-        System.err.println("error: " + e.getMessage());
-        return 2;
-      }
+      return dev.toolgate.sidecar.admin.QuotaCommand.run(args, System.out, System.err);
     }
     Path config = null;
     boolean check = false;

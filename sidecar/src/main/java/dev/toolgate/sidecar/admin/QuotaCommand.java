@@ -43,8 +43,13 @@ public final class QuotaCommand {
       String value = args[++i];
       switch (args[i - 1]) {
         case "--session" -> body.put("session", value);
-        case "--reads" -> body.put("reads", number(value));
-        case "--writes" -> body.put("writes", number(value));
+        case "--reads", "--writes" -> {
+          try {
+            body.put(args[i - 1].substring(2), Integer.parseInt(value));
+          } catch (NumberFormatException e) {
+            return usage(err, args[i - 1] + " takes a whole number, was '" + value + "'");
+          }
+        }
         case "--admin" -> admin = value;
         case "--token-file" -> tokenFile = value;
         default -> {
@@ -73,16 +78,6 @@ public final class QuotaCommand {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 1;
-    } catch (NumberFormatException e) {
-      return usage(err, e.getMessage());
-    }
-  }
-
-  private static int number(String value) {
-    try {
-      return Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw new NumberFormatException("--reads and --writes take whole numbers, was '" + value + "'");
     }
   }
 
