@@ -160,11 +160,6 @@ public final class ConfigLoader {
     return new LoadedConfig(config, sha256(bytes), clock.instant(), tokens);
   }
 
-  /** The mapper that renders a configuration as JSON for {@code /config}. */
-  public static ObjectMapper jsonMapper() {
-    return new ObjectMapper();
-  }
-
   /** A relative key file is resolved against the configuration file's directory. */
   private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {
     if (approvals == null || approvals.keyFile() == null) {

@@ -14,7 +14,6 @@ public final class JsonRpc {
 
   public static final int REQUEST_TOO_LARGE = -32041;
   public static final int UPSTREAM_UNAVAILABLE = -32042;
-  public static final int UPSTREAM_CLOSED = -32043;
 
   private JsonRpc() {}
 

@@ -2,7 +2,6 @@ package dev.toolgate.sidecar.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -62,10 +61,6 @@ public final class ToolgateMetrics {
 
   private void count(String name, String description, String... tags) {
     Counter.builder(name).description(description).tags(tags).register(registry).increment();
-  }
-
-  public MeterRegistry registry() {
-    return registry;
   }
 
   /** The scrape body in the Prometheus text format. */

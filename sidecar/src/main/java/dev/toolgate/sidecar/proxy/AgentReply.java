@@ -57,17 +57,6 @@ final class AgentReply {
     res.setChunked(true);
   }
 
-  /** Forwards an event of the upstream stream (progress, server requests) as it arrived. */
-  void event(Buffer raw) {
-    if (streaming && open()) {
-      res.write(raw);
-    }
-  }
-
-  boolean writeQueueFull() {
-    return res.writeQueueFull();
-  }
-
   HttpServerResponse response() {
     return res;
   }

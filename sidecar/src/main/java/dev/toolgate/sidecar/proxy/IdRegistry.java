@@ -90,10 +90,6 @@ final class IdRegistry {
     byClientId.values().removeIf(p -> p.expiresAtMs <= nowMs);
   }
 
-  int size() {
-    return byUpstreamId.size();
-  }
-
   /** A number id and the same digits as a string are different JSON-RPC ids. */
   private static String clientKey(Object id) {
     return (id instanceof String ? "s:" : "n:") + id;

@@ -89,8 +89,11 @@ public final class Proxy {
             ID_EXPIRY_PERIOD_MS,
             t -> {
               long now = clock.millis();
+              var policy = routing.get().loaded().config().policy();
               ids.expire(now);
-              intents.expire(now, routing.get().loaded().config().policy().intentWindowSeconds() * 1000L);
+              intents.expire(now, policy.intentWindowSeconds() * 1000L);
+              stores.idempotency().expire(now);
+              stores.quotas().expire(now, policy.quotas().idleExpirySeconds() * 1000L);
             });
     this.windowTimer =
         vertx.setPeriodic(WINDOW_PUBLISH_PERIOD_MS, t -> services.breakers().publishWindows(clock.millis()));

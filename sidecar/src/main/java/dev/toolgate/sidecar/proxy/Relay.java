@@ -31,11 +31,6 @@ final class Relay {
     return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
   }
 
-  static boolean isJson(HttpClientResponse response) {
-    String type = response.getHeader(HttpHeaders.CONTENT_TYPE);
-    return type != null && type.regionMatches(true, 0, "application/json", 0, 16);
-  }
-
   /**
    * Streams the body byte for byte. When the upstream breaks off mid-body the agent's connection
    * is reset too, so it sees a truncated response rather than a clean end.

@@ -26,6 +26,9 @@ public interface IdempotencyStore {
   /** The write certainly did not happen (refused, unreachable): the key is free again. */
   Future<Void> release(String key);
 
+  /** Drops records past their lifetime (a shared store expires them itself). */
+  default void expire(long nowMs) {}
+
   static IdempotencyStore inMemory(long recordTtlMs) {
     return new InMemoryIdempotencyStore(recordTtlMs);
   }

@@ -62,7 +62,8 @@ final class InMemoryIdempotencyStore implements IdempotencyStore {
     return Future.succeededFuture();
   }
 
-  void expire(long nowMs) {
+  @Override
+  public void expire(long nowMs) {
     records.values().removeIf(r -> nowMs - r.updatedAtMs() >= recordTtlMs);
   }
 }

@@ -31,6 +31,12 @@ final class InMemoryQuotaStore implements QuotaStore {
   }
 
   @Override
+  public void expire(long nowMs, long idleMs) {
+    sessions.values().removeIf(u -> nowMs - u.lastSeenMs() >= idleMs);
+    agents.values().removeIf(u -> nowMs - u.lastSeenMs() >= idleMs);
+  }
+
+  @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
     return Future.succeededFuture(sessions.compute(session,
         (s, u) -> (u == null ? Usage.fresh(nowMs) : u).raised(reads, writes)));

@@ -20,6 +20,9 @@ public interface QuotaStore {
   /** Forgets a session's usage. */
   Future<Void> reset(String session);
 
+  /** Forgets usage idle for {@code idleMs} (a shared store expires it itself). */
+  default void expire(long nowMs, long idleMs) {}
+
   static QuotaStore inMemory() {
     return new InMemoryQuotaStore();
   }

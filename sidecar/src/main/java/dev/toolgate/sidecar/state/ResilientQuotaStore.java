@@ -41,6 +41,11 @@ public final class ResilientQuotaStore implements QuotaStore {
   }
 
   @Override
+  public void expire(long nowMs, long idleMs) {
+    local.expire(nowMs, idleMs);
+  }
+
+  @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
     return shared.raise(session, reads, writes, nowMs);
   }
