@@ -7,7 +7,6 @@ import dev.toolgate.sidecar.SidecarOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -98,11 +97,12 @@ public final class SidecarFixture implements AutoCloseable {
     Files.write(configDir.resolve("target/approval.key"), APPROVAL_KEY);
   }
 
-  /** A loopback URL where nothing listens. */
-  public static String deadUrl() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return "http://127.0.0.1:" + socket.getLocalPort() + "/mcp";
-    }
+  /**
+   * A loopback URL where nothing listens: port 1 (tcpmux) is never served here. A port taken free
+   * and released could be reused at once by a listener of the same test.
+   */
+  public static String deadUrl() {
+    return "http://127.0.0.1:1/mcp";
   }
 
   public String url(String upstream) {
