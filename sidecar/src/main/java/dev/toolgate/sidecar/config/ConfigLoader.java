@@ -160,27 +160,21 @@ public final class ConfigLoader {
     return new LoadedConfig(config, sha256(bytes), clock.instant(), tokens);
   }
 
-  /** A relative key file is resolved against the configuration file's directory. */
-  private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {
-    if (approvals == null || approvals.keyFile() == null) {
-      return approvals;
+  /** A relative path in the file is resolved against the file's directory. */
+  private static String relativeTo(String source, String path) {
+    if (path == null) {
+      return null;
     }
-    Path key = Path.of(approvals.keyFile());
     Path dir = Path.of(source).toAbsolutePath().getParent();
-    return key.isAbsolute() || dir == null
-        ? approvals
-        : new ApprovalOptions(dir.resolve(key).normalize().toString());
+    return Path.of(path).isAbsolute() || dir == null ? path : dir.resolve(path).normalize().toString();
+  }
+
+  private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {
+    return approvals == null ? null : new ApprovalOptions(relativeTo(source, approvals.keyFile()));
   }
 
   private static AdminOptions resolveAdmin(AdminOptions admin, String source) {
-    if (admin == null || admin.tokenFile() == null) {
-      return admin;
-    }
-    Path token = Path.of(admin.tokenFile());
-    Path dir = Path.of(source).toAbsolutePath().getParent();
-    return token.isAbsolute() || dir == null
-        ? admin
-        : new AdminOptions(admin.host(), admin.port(), dir.resolve(token).normalize().toString());
+    return admin == null ? null : new AdminOptions(admin.host(), admin.port(), relativeTo(source, admin.tokenFile()));
   }
 
   private static void approvals(SidecarConfig config, List<String> problems) {

@@ -8,7 +8,6 @@ import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
@@ -279,9 +278,8 @@ final class Attempt {
         .put("jsonrpc", "2.0")
         .put("method", "notifications/cancelled")
         .put("params", new JsonObject().put("requestId", upstreamId).put("reason", reason));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(call.agentHeaders());
     services.upstreams()
-        .open(call.route(), HttpMethod.POST, call.upstreamUri(), headers)
+        .open(call.route(), HttpMethod.POST, call.upstreamUri(), call.agentHeaders())
         .compose(r -> r.send(cancel.toBuffer()))
         .onSuccess(HttpClientResponse::body);
     HttpClientRequest abandoned = request;

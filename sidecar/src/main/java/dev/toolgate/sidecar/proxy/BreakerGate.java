@@ -45,17 +45,6 @@ final class BreakerGate {
     this.probeLeaseMs = probeLeaseMs;
     this.breaker = rule.breaker() == null ? null : s.breakers().of(upstream, rule);
     this.name = rule.breaker() == null ? null : Breakers.name(upstream, rule);
-    if (breaker != null) {
-      CircuitBreaker b = breaker;
-      s.metrics().breakerState(name, () -> switch (b.state()) {
-        case CLOSED -> 0;
-        case HALF_OPEN -> 1;
-        case OPEN -> 2;
-      });
-      int windowSeconds = rule.breaker().windowSeconds();
-      s.metrics().breakerPeerCalls(name, () -> s.breakers().shared()
-          .peerWindow(name, 0, s.clock().millis(), windowSeconds).calls());
-    }
   }
 
   /** The circuit's state when the call came, for the evidence; null without a breaker. */

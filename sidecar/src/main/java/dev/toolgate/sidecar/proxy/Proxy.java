@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
 import dev.toolgate.policy.retry.RetryBudget;
+import dev.toolgate.policy.breaker.CircuitBreaker;
 import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.LastKnownResults;
 import dev.toolgate.sidecar.state.Stores;
@@ -61,6 +62,10 @@ public final class Proxy {
     IdRegistry ids = new IdRegistry();
     IntentRegistry intents = new IntentRegistry();
     var budget = initial.loaded().config().policy().retryBudget();
+    this.breakers = new Breakers((name, t) -> {
+      metrics.breakerTransition(name, t.to().wireName());
+      LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
+    }, stores.circuits(), name -> publishBreakerMetrics(metrics, name, clock));
     CallServices services =
         new CallServices(
             vertx,
@@ -75,10 +80,7 @@ public final class Proxy {
             new ConcurrentHashMap<>(),
             new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()),
             () -> ThreadLocalRandom.current().nextDouble(),
-            new Breakers((name, t) -> {
-              metrics.breakerTransition(name, t.to().wireName());
-              LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
-            }, stores.circuits()),
+            breakers,
             stores.quotas(),
             new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY),
             new SessionAudit(),
@@ -97,6 +99,22 @@ public final class Proxy {
             });
     this.windowTimer =
         vertx.setPeriodic(WINDOW_PUBLISH_PERIOD_MS, t -> services.breakers().publishWindows(clock.millis()));
+  }
+
+  private final Breakers breakers;
+
+  /** Gauges per breaker name, reading whichever breaker a reload put in place. */
+  private void publishBreakerMetrics(ToolgateMetrics metrics, String name, Clock clock) {
+    metrics.breakerState(name, () -> {
+      CircuitBreaker b = breakers.get(name);
+      return b == null ? 0 : switch (b.state()) {
+        case CLOSED -> 0;
+        case HALF_OPEN -> 1;
+        case OPEN -> 2;
+      };
+    });
+    metrics.breakerPeerCalls(name, () ->
+        breakers.shared().peerWindow(name, 0, clock.millis(), breakers.windowSeconds(name)).calls());
   }
 
   public static Proxy create(

@@ -409,8 +409,10 @@ final class ToolCall {
       if (operationId != null) {
         details.put("operationId", operationId);
       }
-      eventFor(result.context(), result.attempt(), result.outcome(), "ambiguous_lookup", null,
-          "looked up " + tool + " by its idempotency key: " + found, operationId, lookup.tool());
+      Attempt.Outcome lo = result.outcome();
+      event(result.attempt().number(), result.attempt().upstreamId(), lo.result(), lo.httpStatus(), lo.nanos(),
+          lo.timeoutLayer(), "ambiguous_lookup", null, "looked up " + tool + " by its idempotency key: " + found,
+          operationId, null, lookup.tool());
       String sentence = switch (found) {
         case "accepted" -> " Looking it up by its idempotency key found operation " + operationId
             + " accepted: do not relaunch it.";
@@ -530,16 +532,6 @@ final class ToolCall {
     event(a.number(), a.upstreamId(), o.result(), o.httpStatus(), o.nanos(), o.timeoutLayer(), decision,
         retryReason, reason, ToolCallHandler.operationId(o.answer()), null, tool);
     s.metrics().attempt(upstream, toolLabel, o.result().wireName(), o.nanos());
-  }
-
-  private void eventFor(ToolCallContext c, Attempt a, Attempt.Outcome o, String decision, String retryReason,
-      String reason, String operationId, String toolName) {
-    s.events().accept(new AttemptEvent(s.clock().instant(), ctx.correlationId(), conversationId, intentId,
-        sessionKey, toolName, upstream, a.number(), a.upstreamId(), o.result().wireName(), o.httpStatus(),
-        o.nanos() / 1_000_000.0, o.timeoutLayer() == null ? null : o.timeoutLayer().wireName(), operationId,
-        loaded.config().revision(), loaded.shortHash(), mode.wireName(), decision, retryReason,
-        c.idempotencyKey() != null ? c.idempotencyKey() : ctx.idempotencyKey(), reason, null,
-        circuit()));
   }
 
   private void event(int attempt, String upstreamId, ResultClass result, int status, long nanos,

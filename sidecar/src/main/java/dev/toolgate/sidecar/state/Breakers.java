@@ -20,14 +20,30 @@ public final class Breakers {
   private final Map<String, Entry> breakers = new ConcurrentHashMap<>();
   private final BiConsumer<String, Transition> onTransition;
   private final SharedCircuits shared;
+  private final java.util.function.Consumer<String> onNewName;
 
   /**
    * @param onTransition told of every state change, with the breaker's name
    * @param shared where openings and closings are published to the other replicas
+   * @param onNewName told once of each breaker name (to publish its metrics)
    */
-  public Breakers(BiConsumer<String, Transition> onTransition, SharedCircuits shared) {
+  public Breakers(BiConsumer<String, Transition> onTransition, SharedCircuits shared,
+      java.util.function.Consumer<String> onNewName) {
     this.onTransition = onTransition;
     this.shared = shared;
+    this.onNewName = onNewName;
+  }
+
+  /** The breaker now in place under a name (a reload may have replaced it), or null. */
+  public CircuitBreaker get(String name) {
+    Entry e = breakers.get(name);
+    return e == null ? null : e.breaker();
+  }
+
+  /** The window of the breaker now in place under a name, for the peer-calls gauge; 0 if none. */
+  public int windowSeconds(String name) {
+    Entry e = breakers.get(name);
+    return e == null ? 0 : e.policy().windowSeconds();
   }
 
   public SharedCircuits shared() {
@@ -44,7 +60,8 @@ public final class Breakers {
   /** The breaker for a rule that has one. */
   public CircuitBreaker of(String upstream, ToolRule rule) {
     String name = name(upstream, rule);
-    return breakers
+    boolean known = breakers.containsKey(name);
+    CircuitBreaker breaker = breakers
         .compute(name, (n, e) -> e != null && e.policy().equals(rule.breaker())
             ? e
             : new Entry(rule.breaker(), new CircuitBreaker(rule.breaker(), t -> {
@@ -52,6 +69,10 @@ public final class Breakers {
               onTransition.accept(n, t);
             }, (from, now) -> shared.peerWindow(n, from, now, rule.breaker().windowSeconds()))))
         .breaker();
+    if (!known) {
+      onNewName.accept(name);
+    }
+    return breaker;
   }
 
   private void publish(String name, BreakerPolicy policy, Transition t) {
