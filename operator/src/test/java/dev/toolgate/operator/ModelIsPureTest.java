@@ -1,6 +1,7 @@
 package dev.toolgate.operator;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -16,10 +17,12 @@ class ModelIsPureTest {
 
   @Test
   void theModelNeverTalksToTheApiServer() {
-    noClasses().that().resideInAPackage("..operator.render..")
+    assertThat(noClasses().that().resideInAPackage("..operator.render..")
         .should().dependOnClassesThat().haveFullyQualifiedName("io.fabric8.kubernetes.client.KubernetesClient")
         .orShould().dependOnClassesThat().resideInAnyPackage("io.fabric8.kubernetes.client.dsl..", "java.net..", "java.nio.file..")
         .orShould().dependOnClassesThat().resideInAPackage("..operator.reconcile..")
-        .check(operator);
+        .evaluate(operator)
+        .getFailureReport()
+        .getDetails()).as("violations").isEmpty();
   }
 }

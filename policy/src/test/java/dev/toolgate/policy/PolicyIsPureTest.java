@@ -1,6 +1,7 @@
 package dev.toolgate.policy;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -17,22 +18,26 @@ class PolicyIsPureTest {
 
   @Test
   void dependsOnNoRuntimeFramework() {
-    noClasses()
+    assertThat(noClasses()
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
             "io.vertx..", "io.fabric8..", "com.hazelcast..", "io.netty..", "io.micrometer..")
-        .check(policy);
+        .evaluate(policy)
+        .getFailureReport()
+        .getDetails()).as("violations").isEmpty();
   }
 
   @Test
   void doesNoIo() {
-    noClasses()
+    assertThat(noClasses()
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("java.nio.file..", "java.nio.channels..", "java.net.http..")
         .orShould()
         .callMethod(System.class, "currentTimeMillis")
-        .check(policy);
+        .evaluate(policy)
+        .getFailureReport()
+        .getDetails()).as("violations").isEmpty();
   }
 }
