@@ -62,6 +62,10 @@ public final class Main {
     java.util.Map<String, String> upstreams = new java.util.LinkedHashMap<>();
     for (int i = 1; i < args.length; i++) {
       String flag = args[i];
+      if (flag.equals("--help") || flag.equals("-h")) {
+        out.print(USAGE);
+        return 0;
+      }
       if (i + 1 >= args.length) {
         return usage(err, flag + " needs a value");
       }

@@ -40,6 +40,12 @@ class MainTest {
   }
 
   @Test
+  void documentsTheRenderOptions() {
+    assertThat(run("render", "--help")).isZero();
+    assertThat(out.toString()).contains("--upstream NAME=URL");
+  }
+
+  @Test
   void documentsTheRunCommandsSettings() {
     assertThat(run("run", "--help")).isZero();
     assertThat(out.toString()).contains("TOOLGATE_SIDECAR_IMAGE").contains("POD_NAME");
