@@ -23,6 +23,9 @@ public final class Main {
       Toolgate sidecar: an MCP proxy that enforces a resilience policy on every tools/call.
         --config FILE   the sidecar configuration (YAML); reloaded when it changes
         --check         validate FILE, print the result and exit (0 valid, 2 invalid)
+        --exit-when-ready
+                        start, report ready, shut down and exit 0: a smoke test, and the
+                        training run that records the image's class-data sharing archive
         --version       print the version and exit
         --help          print this help and exit
 
@@ -45,6 +48,7 @@ public final class Main {
     }
     Path config = null;
     boolean check = false;
+    boolean exitWhenReady = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--help", "-h" -> {
@@ -57,6 +61,7 @@ public final class Main {
           return 0;
         }
         case "--check" -> check = true;
+        case "--exit-when-ready" -> exitWhenReady = true;
         case "--config" -> {
           if (i + 1 >= args.length) {
             return usageError("--config needs a file");
@@ -88,16 +93,21 @@ public final class Main {
               + loaded.hash() + ")");
       return 0;
     }
-    return serve(config);
+    return serve(config, exitWhenReady);
   }
 
-  private static int serve(Path config) {
+  private static int serve(Path config, boolean exitWhenReady) {
     System.setProperty("vertx.logger-delegate-factory-class-name",
         "io.vertx.core.logging.SLF4JLogDelegateFactory");
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
     try {
       Sidecar sidecar =
           Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
+      if (exitWhenReady) {
+        System.err.println("toolgate sidecar: ready; exiting as asked (--exit-when-ready)");
+        sidecar.close().compose(v -> vertx.close()).await(10, TimeUnit.SECONDS);
+        return 0;
+      }
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
