@@ -25,6 +25,8 @@ public record InjectionOptions(
   public static final String ANNOTATION_INJECT = "toolgate.dev/inject";
   public static final String ANNOTATION_POLICY = "toolgate.dev/policy";
   public static final String ANNOTATION_INJECTED = "toolgate.dev/injected";
+  /** The label of injected pods: what the chart's PodMonitor selects to scrape the sidecars. */
+  public static final String LABEL_SIDECAR = "toolgate.dev/sidecar";
   public static final String DEFAULT_POLICY = "default";
   public static final String CONTAINER = "toolgate-sidecar";
   public static final String CONFIG_DIR = "/etc/toolgate/config";

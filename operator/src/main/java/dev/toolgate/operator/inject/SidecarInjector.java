@@ -63,9 +63,10 @@ public final class SidecarInjector {
     String policy = policy(annotations == null ? Map.of() : annotations);
     Container sidecar = sidecar();
     PodBuilder builder = new PodBuilder(pod)
-        .editMetadata().addToAnnotations(InjectionOptions.ANNOTATION_INJECTED, "policy=" + policy).endMetadata()
+        .editMetadata().addToAnnotations(InjectionOptions.ANNOTATION_INJECTED, "policy=" + policy)
+        .addToLabels(InjectionOptions.LABEL_SIDECAR, "true").endMetadata()
         .editSpec()
-        .addToVolumes(configVolume(policy), approvalVolume())
+        .addToVolumes(configVolume(policy), approvalVolume(), tmpVolume())
         .endSpec();
     List<Container> agents = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
@@ -106,6 +107,8 @@ public final class SidecarInjector {
         .endSecurityContext()
         .addNewVolumeMount().withName("toolgate-config").withMountPath(InjectionOptions.CONFIG_DIR).withReadOnly(true).endVolumeMount()
         .addNewVolumeMount().withName("toolgate-approval").withMountPath(InjectionOptions.APPROVAL_DIR).withReadOnly(true).endVolumeMount()
+        // The root file system is read-only; the JVM and Vert.x's file cache need a scratch directory.
+        .addNewVolumeMount().withName("toolgate-tmp").withMountPath("/tmp").endVolumeMount()
         .build();
   }
 
@@ -116,7 +119,12 @@ public final class SidecarInjector {
 
   private Volume approvalVolume() {
     return new VolumeBuilder().withName("toolgate-approval")
-        .withNewSecret().withSecretName(options.approvalSecret()).withOptional(true).endSecret().build();
+        .withNewSecret().withSecretName(options.approvalSecret()).withOptional(false).endSecret().build();
+  }
+
+  private static Volume tmpVolume() {
+    return new VolumeBuilder().withName("toolgate-tmp")
+        .withNewEmptyDir().withSizeLimit(new Quantity("16Mi")).endEmptyDir().build();
   }
 
   private static String policy(Map<String, String> annotations) {
