@@ -58,9 +58,12 @@ public final class ToolPolicyReconciler {
     ToolPolicyStatus status = policy.getStatus() == null ? new ToolPolicyStatus() : policy.getStatus();
     long currentlyActive = status.activeRevision == null ? 0 : status.activeRevision;
     List<Violation> violations = PolicyValidator.validate(policy.getSpec());
-    if (!violations.isEmpty()) {
-      String message = violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElseThrow();
-      reportInvalid(policy, status, "InvalidSpec", message);
+    String invalid = violations.isEmpty() ? null
+        : violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElseThrow();
+    Long rollbackTo = rollbackTo(policy);
+    // A rollback activates an existing, already validated revision: it must work after a bad change.
+    if (invalid != null && rollbackTo == null) {
+      reportInvalid(policy, status, "InvalidSpec", invalid);
       return;
     }
     String hash = specHash(policy);
@@ -71,8 +74,8 @@ public final class ToolPolicyReconciler {
         .map(cm -> new Revisions.Existing(Long.parseLong(cm.getMetadata().getLabels().get(Revisions.LABEL_REVISION)),
             cm.getMetadata().getAnnotations().getOrDefault(Revisions.ANNOTATION_SPEC_HASH, "")))
         .toList();
-    Revisions.Plan plan = Revisions.plan(hash, existing, rollbackTo(policy), currentlyActive);
-    if (plan.create() > 0) {
+    Revisions.Plan plan = Revisions.plan(hash, existing, rollbackTo, currentlyActive);
+    if (plan.create() > 0 && invalid == null) {
       createRevision(policy, plan.create(), hash);
     }
     if (plan.error() != null) {
@@ -80,8 +83,13 @@ public final class ToolPolicyReconciler {
       return;
     }
     activate(policy, plan.active());
-    prune(namespace, name, plan.prune());
+    if (invalid == null) {
+      prune(namespace, name, plan.prune());
+    }
     reportReady(policy, status, plan);
+    if (invalid != null) {
+      reportInvalid(policy, status, "InvalidSpec", invalid);
+    }
   }
 
   /**

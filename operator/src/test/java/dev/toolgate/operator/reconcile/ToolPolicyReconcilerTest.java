@@ -141,6 +141,27 @@ class ToolPolicyReconcilerTest {
   }
 
   @Test
+  void rollsBackEvenWhileTheCurrentSpecIsInvalid() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    apply("6000");
+    reconciler.reconcile(NS, NAME);
+    apply("60000");
+    reconciler.reconcile(NS, NAME);
+
+    ToolPolicy p = current();
+    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, "1"));
+    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
+    assertThat(current().getStatus().activeRevision).isEqualTo(1);
+    assertThat(condition(current(), "Valid").status).as("the spec itself is still invalid").isEqualTo("False");
+    assertThat(condition(current(), "Ready").status).isEqualTo("True");
+    assertThat(revisions()).as("no revision rendered from the invalid spec").hasSize(2);
+  }
+
+  @Test
   void refusesARollbackToARevisionThatDoesNotExist() throws Exception {
     apply("7000");
     reconciler.reconcile(NS, NAME);

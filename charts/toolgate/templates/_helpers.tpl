@@ -1,0 +1,45 @@
+{{/* Names: every object of a release starts with its full name. */}}
+{{- define "toolgate.fullname" -}}
+{{- if contains "toolgate" .Release.Name -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-toolgate" .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "toolgate.operatorName" -}}{{ include "toolgate.fullname" . }}-operator{{- end -}}
+{{- define "toolgate.webhookService" -}}{{ include "toolgate.fullname" . }}-webhook{{- end -}}
+{{- define "toolgate.webhookConfiguration" -}}{{ include "toolgate.fullname" . }}-injector{{- end -}}
+{{- define "toolgate.hazelcastName" -}}{{ include "toolgate.fullname" . }}-hazelcast{{- end -}}
+{{- define "toolgate.hazelcastDns" -}}{{ include "toolgate.hazelcastName" . }}.{{ .Release.Namespace }}.svc.cluster.local{{- end -}}
+{{- define "toolgate.tag" -}}{{ .Values.image.tag | default .Chart.AppVersion }}{{- end -}}
+
+{{- define "toolgate.labels" -}}
+app.kubernetes.io/name: toolgate
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "toolgate.operatorSelector" -}}
+app.kubernetes.io/name: toolgate
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: operator
+{{- end -}}
+
+{{- define "toolgate.hazelcastSelector" -}}
+app.kubernetes.io/name: toolgate
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: hazelcast
+{{- end -}}
+
+{{- define "toolgate.restrictedContainer" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+runAsNonRoot: true
+capabilities:
+  drop: [ALL]
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
