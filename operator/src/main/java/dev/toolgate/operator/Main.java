@@ -30,7 +30,10 @@ public final class Main {
         --admin-host HOST          the admin listener's address (default 0.0.0.0, for the scrape)
         --shared-state-port N      embedded mode: the member's port
         --upstream NAME=URL        use URL for upstream NAME (repeatable): run a cluster policy locally
-      """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE);
+        --listen-port N            the MCP port (default %d)
+        --admin-port N             the admin port (default %d)
+      """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE, RenderOptions.DEFAULT_LISTEN_PORT,
+          RenderOptions.DEFAULT_ADMIN_PORT);
 
   private Main() {}
 
@@ -59,6 +62,8 @@ public final class Main {
     String adminToken = null;
     String adminHost = null;
     Integer sharedPort = null;
+    Integer listenPort = null;
+    Integer adminPort = null;
     java.util.Map<String, String> upstreams = new java.util.LinkedHashMap<>();
     for (int i = 1; i < args.length; i++) {
       String flag = args[i];
@@ -86,11 +91,20 @@ public final class Main {
         case "--approval-key-file" -> approvalKey = value;
         case "--admin-token-file" -> adminToken = value;
         case "--admin-host" -> adminHost = value;
-        case "--shared-state-port" -> {
+        case "--shared-state-port", "--listen-port", "--admin-port" -> {
+          int port;
           try {
-            sharedPort = Integer.parseInt(value);
+            port = Integer.parseInt(value);
           } catch (NumberFormatException e) {
-            return usage(err, "--shared-state-port takes a number, was '" + value + "'");
+            return usage(err, flag + " takes a number, was '" + value + "'");
+          }
+          if (port < 1 || port > 65535) {
+            return usage(err, flag + " must be in [1, 65535], was " + port);
+          }
+          switch (flag) {
+            case "--listen-port" -> listenPort = port;
+            case "--admin-port" -> adminPort = port;
+            default -> sharedPort = port;
           }
         }
         case "--upstream" -> {
@@ -112,7 +126,7 @@ public final class Main {
       String text = Files.readString(Path.of(file));
       out.print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text),
           new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken, adminHost, sharedPort,
-              upstreams)));
+              upstreams, listenPort, adminPort)));
       return 0;
     } catch (IOException e) {
       err.println("error: cannot read " + file + ": " + e.getMessage());

@@ -29,6 +29,21 @@ class MainTest {
   }
 
   @Test
+  void rendersTheListenersOnThePortsAsked() {
+    int code = run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--listen-port", "16000", "--admin-port", "16020");
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("listen:\n  host: \"127.0.0.1\"\n  port: 16000")
+        .contains("port: 16020");
+  }
+
+  @Test
+  void refusesAPortOutOfRange() {
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--listen-port", "70000")).isEqualTo(2);
+    assertThat(err.toString()).contains("--listen-port must be in [1, 65535], was 70000");
+  }
+
+  @Test
   void explainsAnInvalidPolicyAndFailsWithTwo() throws Exception {
     Path bad = dir.resolve("bad.yaml");
     Files.writeString(bad, "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: b}\nspec: {upstreams: []}\n");

@@ -16,6 +16,8 @@ import java.util.List;
  * @param adminHost the admin listener's address: the pod's (0.0.0.0) for the Prometheus scrape
  * @param sharedStatePort embedded mode: the member's port
  * @param upstreamUrls upstream URLs to use instead of the spec's (a local run of a cluster policy)
+ * @param listenPort the MCP port (default {@value #DEFAULT_LISTEN_PORT}; another one lets replicas share a host)
+ * @param adminPort the admin port (default {@value #DEFAULT_ADMIN_PORT})
  */
 public record RenderOptions(
     long revision,
@@ -27,13 +29,18 @@ public record RenderOptions(
     String adminTokenFile,
     String adminHost,
     Integer sharedStatePort,
-    java.util.Map<String, String> upstreamUrls) {
+    java.util.Map<String, String> upstreamUrls,
+    Integer listenPort,
+    Integer adminPort) {
 
   public RenderOptions(long revision, String agentId, String sharedStateMode, String hazelcastServiceDns,
       List<String> hazelcastMembers, String approvalKeyFile, String adminTokenFile) {
     this(revision, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers, approvalKeyFile,
-        adminTokenFile, null, null, null);
+        adminTokenFile, null, null, null, null, null);
   }
+
+  public static final int DEFAULT_LISTEN_PORT = 15000;
+  public static final int DEFAULT_ADMIN_PORT = 15020;
 
   public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
   public static final String DEFAULT_SHARED_STATE_MODE = "client";
@@ -41,7 +48,7 @@ public record RenderOptions(
   /** The same options for another revision. */
   public RenderOptions forRevision(long other) {
     return new RenderOptions(other, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers,
-        approvalKeyFile, adminTokenFile, adminHost, sharedStatePort, upstreamUrls);
+        approvalKeyFile, adminTokenFile, adminHost, sharedStatePort, upstreamUrls, listenPort, adminPort);
   }
 
   public RenderOptions {
@@ -51,5 +58,7 @@ public record RenderOptions(
     approvalKeyFile = approvalKeyFile == null ? DEFAULT_APPROVAL_KEY_FILE : approvalKeyFile;
     adminHost = adminHost == null ? "0.0.0.0" : adminHost;
     upstreamUrls = upstreamUrls == null ? java.util.Map.of() : java.util.Map.copyOf(upstreamUrls);
+    listenPort = listenPort == null ? DEFAULT_LISTEN_PORT : listenPort;
+    adminPort = adminPort == null ? DEFAULT_ADMIN_PORT : adminPort;
   }
 }

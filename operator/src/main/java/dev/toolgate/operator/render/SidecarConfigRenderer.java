@@ -42,9 +42,9 @@ public final class SidecarConfigRenderer {
     Policy spec = PolicyValidator.requireValid(resource.getSpec());
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("revision", options.revision());
-    out.put("listen", ordered("host", "127.0.0.1", "port", 15000));
+    out.put("listen", ordered("host", "127.0.0.1", "port", options.listenPort()));
     // The admin port serves the Prometheus scrape, so it listens on the pod's address.
-    Map<String, Object> admin = ordered("host", options.adminHost(), "port", 15020);
+    Map<String, Object> admin = ordered("host", options.adminHost(), "port", options.adminPort());
     if (options.adminTokenFile() != null) {
       admin.put("tokenFile", options.adminTokenFile());
     }
