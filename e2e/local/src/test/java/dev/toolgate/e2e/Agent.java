@@ -12,7 +12,7 @@ final class Agent implements AutoCloseable {
 
   private final McpSyncClient client;
 
-  Agent(LocalStack.Replica replica) {
+  Agent(Toolgate.Endpoint replica) {
     HttpClientStreamableHttpTransport transport =
         HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + replica.mcpPort())
             .endpoint("/mcp/" + LocalStack.UPSTREAM)

@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * Hazelcast member (the stock jar), the demo backend, and two sidecar replicas (started with the
  * image's JVM options) whose configuration is what the operator's {@code render} makes of a ToolPolicy.
  */
-final class LocalStack implements AutoCloseable {
+final class LocalStack implements Toolgate {
 
   static final String POLICY = "deployment-tools";
   static final String UPSTREAM = "deployment-api";
@@ -39,14 +39,14 @@ final class LocalStack implements AutoCloseable {
   final Path approvalKey;
   final int hazelcastPort;
   final int backendPort;
-  final List<Replica> replicas = new ArrayList<>();
+  private final List<Replica> replicas = new ArrayList<>();
   final Map<Long, Path> revisions = new LinkedHashMap<>();
   private final List<JavaProcess> processes = new ArrayList<>();
 
   /** One sidecar replica: its ports, its active configuration file, its process. */
-  record Replica(String name, int mcpPort, int adminPort, Path config, JavaProcess process, long readyMillis) {
-    String admin(String path) {
-      return "http://127.0.0.1:" + adminPort + path;
+  record Replica(Endpoint endpoint, Path config, JavaProcess process, long readyMillis) {
+    String name() {
+      return endpoint.name();
     }
   }
 
@@ -118,7 +118,8 @@ final class LocalStack implements AutoCloseable {
     await("the demo backend answers").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(backend("/ledger")));
   }
 
-  String backend(String path) {
+  @Override
+  public String backend(String path) {
     return "http://127.0.0.1:" + backendPort + path;
   }
 
@@ -134,7 +135,7 @@ final class LocalStack implements AutoCloseable {
       "restart_deployment_job.breaker", "added: minimumCalls 2, failureRatio 0.5, openSeconds 2 (seed: none)",
       "quotas.notify", "added: a webhook on a closed HTTPS port, to see the attempt counted (seed: an e-mail)");
 
-  ObjectNode basePolicy() throws IOException {
+  static ObjectNode compressedPolicy(Path root) throws IOException {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/toolpolicy.yaml").toFile());
     ObjectNode spec = (ObjectNode) doc.get("spec");
     spec.set("budget", YAML.valueToTree(Map.of("journeyMs", 6000, "agentMs", 5000,
@@ -154,6 +155,12 @@ final class LocalStack implements AutoCloseable {
         default -> { }
       }
     }
+    return doc;
+  }
+
+  ObjectNode basePolicy() throws IOException {
+    ObjectNode doc = compressedPolicy(root);
+    ObjectNode spec = (ObjectNode) doc.get("spec");
     Path secret = work.resolve("notify.secret");
     Files.writeString(secret, "e2e-notification-signing-key-0123456789");
     ((ObjectNode) spec.get("quotas")).set("notify", YAML.valueToTree(Map.of(
@@ -162,13 +169,13 @@ final class LocalStack implements AutoCloseable {
   }
 
   /** Writes revision N of the ToolPolicy: the base policy with {@code change} applied to its spec. */
-  Path writeRevision(long revision, Consumer<ObjectNode> change) throws IOException {
+  @Override
+  public void writeRevision(long revision, Consumer<ObjectNode> change) throws IOException {
     ObjectNode doc = basePolicy();
     change.accept((ObjectNode) doc.get("spec"));
     Path file = work.resolve("toolpolicy-r" + revision + ".yaml");
     YAML.writeValue(file.toFile(), doc);
     revisions.put(revision, file);
-    return file;
   }
 
   /** {@code toolgate-operator render} for one replica's ports. */
@@ -198,65 +205,70 @@ final class LocalStack implements AutoCloseable {
     if (!process.alive()) {
       throw new IllegalStateException(name + " exited: " + Files.readString(process.stderr));
     }
-    replicas.add(new Replica(name, mcp, admin, config, process, (System.nanoTime() - started) / 1_000_000));
+    replicas.add(new Replica(new Endpoint(name, mcp, admin), config, process, (System.nanoTime() - started) / 1_000_000));
   }
 
   /**
    * Makes revision N the active configuration of every replica, the way the kubelet updates a
    * mounted ConfigMap (an atomic swap of the file), and waits until each replica reports it.
    */
-  void activate(long revision) throws Exception {
+  @Override
+  public void activate(long revision) throws Exception {
     for (Replica replica : replicas) {
       Path next = replica.config().resolveSibling("sidecar.yaml.next");
-      Files.writeString(next, render(revision, replica.mcpPort(), replica.adminPort()));
+      Files.writeString(next, render(revision, replica.endpoint().mcpPort(), replica.endpoint().adminPort()));
       Files.move(next, replica.config(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
     for (Replica replica : replicas) {
       await(replica.name() + " applies revision " + revision).atMost(Duration.ofSeconds(15))
-          .until(() -> activeRevision(replica) == revision);
+          .until(() -> activeRevision(replica.endpoint()) == revision);
     }
   }
 
-  long activeRevision(Replica replica) throws Exception {
+  @Override
+  public long activeRevision(Endpoint replica) throws Exception {
     return JSON.readTree(Http.get(replica.admin("/config")).body()).path("revision").asLong(-1);
   }
 
-  /** {@code toolgate-sidecar approve}: a human's approval of one call. */
-  String approve(String tool, String argumentsJson) throws Exception {
+  @Override
+  public List<Endpoint> replicas() {
+    return replicas.stream().map(Replica::endpoint).toList();
+  }
+
+  @Override
+  public boolean notifies() {
+    return true;
+  }
+
+  @Override
+  public boolean completeScrape() {
+    return true;
+  }
+
+  @Override
+  public Map<String, Object> facts() {
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("target", "local processes on 127.0.0.1 (e2e/local)");
+    facts.put("processes", "Hazelcast member :" + hazelcastPort + " (stock jar), demo backend :" + backendPort
+        + ", sidecars " + replicas.stream().map(r -> r.name() + " :" + r.endpoint().mcpPort() + " (admin :"
+        + r.endpoint().adminPort() + ")").toList());
+    facts.put("sidecar configuration", "toolgate-operator render of " + root.relativize(revisions.get(1L))
+        + " (seed 000's ToolPolicy, compressed: " + COMPRESSION + ")");
+    replicas.forEach(r -> facts.put(r.name() + " ready after", r.readyMillis()
+        + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options, no class-data archive)"));
+    replicas.forEach(r -> facts.put(r.name() + " resident memory now", r.process().residentKib() / 1024 + " MiB"));
+    return facts;
+  }
+
+  @Override
+  public String approve(String tool, String argumentsJson) throws Exception {
     return JavaProcess.run(logs, "approve", List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
         "approve", "--key-file", approvalKey.toString(), "--tool", tool, "--arguments", argumentsJson,
         "--approver", "e2e-operator")).strip();
   }
 
-  JsonNode ledger() throws Exception {
-    return JSON.readTree(Http.get(backend("/ledger")).body());
-  }
-
-  long callsReceived(String tool) throws Exception {
-    return ledger().path("callsReceived").path(tool).asLong(0);
-  }
-
-  long operationsPerformed(String tool) throws Exception {
-    return ledger().path("operationsPerformed").path(tool).asLong(0);
-  }
-
-  void fault(String tool, String json) throws Exception {
-    int status = Http.post(backend("/faults/" + tool), json).statusCode();
-    if (status / 100 != 2) {
-      throw new IllegalStateException("the backend refused the fault " + json + " (" + status + ")");
-    }
-  }
-
-  void latency(String tool, long millis) throws Exception {
-    Http.post(backend("/latency/" + tool), "{\"ms\":" + millis + "}");
-  }
-
-  void clearFaults() throws Exception {
-    Http.delete(backend("/faults"));
-  }
-
-  /** Every JSON line the replicas wrote on stdout so far (attempt events and audit records). */
-  List<JsonNode> events() throws IOException {
+  @Override
+  public List<JsonNode> events() throws IOException {
     List<JsonNode> events = new ArrayList<>();
     for (Replica replica : replicas) {
       for (String line : Files.readAllLines(replica.process().stdout)) {
