@@ -1,0 +1,389 @@
+package dev.toolgate.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.vertx.core.Vertx;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the sidecar costs an agent, side by side in one run: MCP {@code tools/call} traffic (1 KiB of
+ * arguments) at fixed rates and to saturation, against the demo backend with a fixed service time,
+ * direct; through Debian's nginx as a plain reverse proxy; through the sidecar in pass-through (no
+ * tool rule); and through the sidecar enforcing seed 000's policy with its shared state on a
+ * Hazelcast member. Every server is its own process; the load comes from this JVM. Prints latency
+ * added over direct (p50, p99, p99.9), CPU per 1,000 calls/s, resident memory under load, the
+ * saturation throughput against nginx's, and the sidecar's time from process start to ready.
+ *
+ * <p>Run with {@code bench/run} (see bench/README.md); {@code --help} lists the options.
+ */
+public final class LoadBench {
+
+  static final String USAGE = """
+      Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--in-flight 64]
+                       [--service-ms 1] [--starts 5]
+        --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
+        --seconds N      measured seconds per target and rate, and for saturation (default 10)
+        --warmup N       warm-up seconds per target before measuring (default 5)
+        --in-flight N    concurrent calls at saturation (default 64)
+        --service-ms N   the backend's service time per call (default 1)
+        --starts N       sidecar starts timed for time-to-ready (default 5)
+      """;
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final String TOOL = "get_deployment_job";
+
+  private final Path root;
+  private final Path work;
+  private final Path logs;
+  private final List<BenchProcess> processes = new ArrayList<>();
+
+  record Target(String name, String url, BenchProcess process) {}
+
+  private LoadBench(Path root) throws IOException {
+    this.root = root;
+    this.work = root.resolve("bench/target/load");
+    this.logs = work.resolve("logs");
+    Files.createDirectories(logs);
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = new LinkedHashMap<>(Map.of("--rates", "500,1000,2000", "--seconds", "10",
+        "--warmup", "5", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--help") || args[i].equals("-h")) {
+        System.out.print(USAGE);
+        return;
+      }
+      if (!options.containsKey(args[i]) || i + 1 >= args.length) {
+        System.err.print("error: unknown or incomplete option '" + args[i] + "'\n\n" + USAGE);
+        System.exit(2);
+      }
+      options.put(args[i], args[++i]);
+    }
+    int[] rates = Arrays.stream(options.get("--rates").split(",")).mapToInt(Integer::parseInt).toArray();
+    LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize());
+    try {
+      bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
+          Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
+          Integer.parseInt(options.get("--starts")));
+    } finally {
+      bench.processes.forEach(BenchProcess::close);
+    }
+    System.exit(0);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static boolean ok(String url) {
+    try {
+      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
+          .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static void waitFor(String what, BooleanSupplier condition, BenchProcess process) throws Exception {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline || (process != null && !process.alive())) {
+        throw new IllegalStateException(what + " did not come up (see bench/target/load/logs)");
+      }
+      Thread.onSpinWait();
+      Thread.sleep(10); // polling a child process's port: no event to wait on
+    }
+  }
+
+  private Path jar(String module, String name) {
+    Path jar = root.resolve(module).resolve("target").resolve(name);
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing: run ./mvnw -B -DskipTests install first (bench/run does)");
+    }
+    return jar;
+  }
+
+  private BenchProcess keep(BenchProcess p) {
+    processes.add(p);
+    return p;
+  }
+
+  private void run(int[] rates, int seconds, int warmup, int inFlight, int serviceMs, int starts) throws Exception {
+    int backendPort = freePort();
+    BenchProcess backend = keep(BenchProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
+        jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
+        "--port", Integer.toString(backendPort))));
+    String backendUrl = "http://127.0.0.1:" + backendPort;
+    waitFor("the demo backend", () -> ok(backendUrl + "/ledger"), backend);
+    HttpClient http = HttpClient.newHttpClient();
+    http.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + serviceMs + "}")).build(), HttpResponse.BodyHandlers.discarding());
+
+    int hazelcastPort = freePort();
+    startHazelcast(hazelcastPort);
+    Path archive = trainClassDataArchive();
+
+    List<Target> targets = new ArrayList<>();
+    targets.add(new Target("direct", backendUrl + "/mcp", null));
+    targets.add(startNginx(backendPort));
+    targets.add(startSidecar("sidecar pass-through", passThrough(backendUrl), archive));
+    targets.add(startSidecar("sidecar full policy", fullPolicy(backendUrl, hazelcastPort), archive));
+
+    String arguments = "{\"job_id\":\"j1\",\"note\":\"" + "x".repeat(1000) + "\"}";
+    String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + TOOL
+        + "\",\"arguments\":" + arguments + "}}";
+    Vertx vertx = Vertx.vertx();
+    Map<Target, LoadGenerator> generators = new LinkedHashMap<>();
+    for (Target t : targets) {
+      generators.put(t, new LoadGenerator(vertx, t.url(), initialize(http, t.url()), body, 256));
+    }
+    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d s per run after"
+        + " %d s warm-up per target; latency from when each call was due (open loop)%n",
+        Runtime.getRuntime().availableProcessors(), serviceMs, seconds, warmup);
+    for (LoadGenerator g : generators.values()) {
+      g.fixedRate(1000, warmup);
+    }
+    for (int rate : rates) {
+      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %10s %8s %7s%n", rate,
+          "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "cpu/1k/s", "rss MiB", "errors");
+      Histogram direct = null;
+      for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
+        Target t = e.getKey();
+        double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
+        LoadGenerator.Result r = e.getValue().fixedRate(rate, seconds);
+        double cpuPerThousand = t.process() == null ? Double.NaN
+            : (t.process().cpuSeconds() - cpu) / r.seconds() / (rate / 1000.0);
+        Histogram h = r.latencyMicros();
+        if (direct == null) {
+          direct = h;
+        }
+        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %10s %8s %7d%n", t.name(),
+            ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
+            ms(h, 99.9) - ms(direct, 99.9),
+            Double.isNaN(cpuPerThousand) ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
+            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", t.process().residentMib()), r.failed());
+      }
+    }
+    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d s)%n%-22s %10s %10s %10s%n", inFlight, seconds,
+        "target", "calls/s", "vs nginx", "p99 ms");
+    Map<String, Double> saturation = new LinkedHashMap<>();
+    for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
+      LoadGenerator.Result r = e.getValue().saturate(inFlight, seconds);
+      saturation.put(e.getKey().name(), r.throughput());
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f%n", e.getKey().name(), r.throughput(),
+          saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",
+          ms(r.latencyMicros(), 99));
+    }
+    generators.values().forEach(LoadGenerator::close);
+    vertx.close();
+    timeToReady(starts, archive);
+  }
+
+  private static double ms(Histogram h, double percentile) {
+    return h.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  private static String initialize(HttpClient http, String url) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofString(
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"toolgate-bench\",\"version\":\"1\"}}}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    return r.headers().firstValue("Mcp-Session-Id").orElseThrow(
+        () -> new IllegalStateException(url + " gave no session: " + r.statusCode() + " " + r.body()));
+  }
+
+  private void startHazelcast(int port) throws Exception {
+    String jar = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(p -> p.matches(".*hazelcast-5[^/]*\\.jar")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("the Hazelcast jar is not on the class path"));
+    Path config = work.resolve("hazelcast.yaml");
+    Files.writeString(config, """
+        hazelcast:
+          cluster-name: toolgate
+          network:
+            port: {port: %d, auto-increment: false}
+            interfaces: {enabled: true, interfaces: [127.0.0.1]}
+            join:
+              auto-detection: {enabled: false}
+              multicast: {enabled: false}
+              tcp-ip: {enabled: true, member-list: ["127.0.0.1:%d"]}
+          properties:
+            hazelcast.phone.home.enabled: "false"
+        """.formatted(port, port));
+    BenchProcess member = keep(BenchProcess.java("hazelcast", logs, List.of("-Xmx256m",
+        "-Dhazelcast.config=" + config, "-cp", jar, "com.hazelcast.core.server.HazelcastMemberStarter")));
+    waitFor("the Hazelcast member", () -> {
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }, member);
+  }
+
+  private Target startNginx(int backendPort) throws Exception {
+    Path nginx = Path.of("/usr/sbin/nginx");
+    if (!Files.isExecutable(nginx)) {
+      throw new IllegalStateException("Debian's nginx is needed as the baseline: apt-get install nginx-light"
+          + " (bench/run installs it when it can)");
+    }
+    int port = freePort();
+    Path dir = Files.createDirectories(work.resolve("nginx"));
+    Files.writeString(dir.resolve("nginx.conf"), """
+        worker_processes auto;
+        daemon off;
+        pid %1$s/nginx.pid;
+        error_log %1$s/error.log warn;
+        events { worker_connections 4096; }
+        http {
+          access_log off;
+          client_body_temp_path %1$s/body;
+          proxy_temp_path %1$s/proxy;
+          fastcgi_temp_path %1$s/fastcgi;
+          uwsgi_temp_path %1$s/uwsgi;
+          scgi_temp_path %1$s/scgi;
+          upstream backend { server 127.0.0.1:%2$d; keepalive 256; }
+          server {
+            listen 127.0.0.1:%3$d;
+            location / {
+              proxy_pass http://backend;
+              proxy_http_version 1.1;
+              proxy_set_header Connection "";
+              proxy_buffering off;
+            }
+          }
+        }
+        """.formatted(dir, backendPort, port));
+    BenchProcess process = keep(BenchProcess.start("nginx", logs,
+        List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString())));
+    String url = "http://127.0.0.1:" + port;
+    waitFor("nginx", () -> ok(url + "/ledger"), process);
+    return new Target("nginx", url + "/mcp", process);
+  }
+
+  /** The image's class-data sharing archive, recorded the way sidecar/Dockerfile does. */
+  private Path trainClassDataArchive() throws Exception {
+    Path config = work.resolve("cds-training.yaml");
+    String yaml = Files.readString(root.resolve("sidecar/src/main/jvm/cds-training.yaml"));
+    for (String port : List.of("15000", "15020", "5701")) {
+      yaml = yaml.replace("port: " + port, "port: " + freePort());
+    }
+    Files.writeString(config, yaml);
+    Path archive = work.resolve("toolgate-sidecar.jsa");
+    Files.deleteIfExists(archive);
+    BenchProcess.run("cds-training", logs, List.of(BenchProcess.JAVA, "@" + jvmOptions(),
+        "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
+        "--config", config.toString(), "--exit-when-ready"));
+    return archive;
+  }
+
+  private Path jvmOptions() {
+    return root.resolve("sidecar/src/main/jvm/jvm.options");
+  }
+
+  private Path passThrough(String backendUrl) throws Exception {
+    Path config = work.resolve("pass-through.yaml");
+    Files.writeString(config, """
+        listen: {host: 127.0.0.1, port: %d}
+        admin: {host: 127.0.0.1, port: %d}
+        sharedState: {mode: local}
+        upstreams:
+          - {name: deployment-api, url: "%s/mcp"}
+        quotas: {perSession: {read: 1000000000, write: 1000000000}, ratePerMinute: 1000000000}
+        """.formatted(freePort(), freePort(), backendUrl));
+    return config;
+  }
+
+  /**
+   * Seed 000's rendered policy (e2e/demo/sidecar.yaml, what the operator renders) on a Hazelcast
+   * client, with the quotas raised so that the load is not refused: they are still checked and
+   * counted in Hazelcast on every call.
+   */
+  private Path fullPolicy(String backendUrl, int hazelcastPort) throws Exception {
+    ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
+    doc.putObject("listen").put("host", "127.0.0.1").put("port", freePort());
+    doc.putObject("admin").put("host", "127.0.0.1").put("port", freePort());
+    doc.putObject("sharedState").put("mode", "client").put("clusterName", "toolgate")
+        .putArray("members").add("127.0.0.1:" + hazelcastPort);
+    Path key = work.resolve("approval.key");
+    Files.writeString(key, "bench-approval-key-0123456789abcdefghijklmnop");
+    doc.putObject("approvals").put("keyFile", key.toString());
+    ((ObjectNode) doc.withArray("upstreams").get(0)).put("url", backendUrl + "/mcp");
+    ObjectNode quotas = (ObjectNode) doc.get("quotas");
+    quotas.putObject("perSession").put("read", 1_000_000_000).put("write", 1_000_000_000);
+    quotas.put("ratePerMinute", 1_000_000_000);
+    Path config = work.resolve("full-policy.yaml");
+    YAML.writeValue(config.toFile(), doc);
+    return config;
+  }
+
+  private Target startSidecar(String name, Path config, Path archive) throws Exception {
+    ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
+    int mcp = doc.get("listen").get("port").asInt();
+    int admin = doc.get("admin").get("port").asInt();
+    BenchProcess process = keep(BenchProcess.java(name.replace(' ', '-'), logs, List.of("@" + jvmOptions(),
+        "-XX:SharedArchiveFile=" + archive, "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
+        "--config", config.toString())));
+    waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
+    return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process);
+  }
+
+  /** Process start to /readyz 200, embedded shared state (the demo configuration), median of N starts. */
+  private void timeToReady(int starts, Path archive) throws Exception {
+    System.out.printf(Locale.ROOT, "%ntime to ready (process start to /readyz 200, embedded Hazelcast member, %d starts)%n",
+        starts);
+    for (boolean withArchive : new boolean[] {false, true}) {
+      long[] millis = new long[starts];
+      double rss = 0;
+      for (int i = 0; i < starts; i++) {
+        ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
+        int admin = freePort();
+        doc.putObject("listen").put("host", "127.0.0.1").put("port", freePort());
+        doc.putObject("admin").put("host", "127.0.0.1").put("port", admin);
+        doc.putObject("sharedState").put("mode", "embedded").put("port", freePort());
+        doc.putObject("approvals").put("keyFile", work.resolve("approval.key").toString());
+        Path config = work.resolve("ready.yaml");
+        YAML.writeValue(config.toFile(), doc);
+        List<String> args = new ArrayList<>(List.of("@" + jvmOptions()));
+        if (withArchive) {
+          args.add("-XX:SharedArchiveFile=" + archive);
+        }
+        args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
+        long start = System.nanoTime();
+        try (BenchProcess p = BenchProcess.java("ready-" + i, logs, args)) {
+          waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
+          millis[i] = (System.nanoTime() - start) / 1_000_000;
+          rss = Math.max(rss, p.residentMib());
+        }
+      }
+      Arrays.sort(millis);
+      System.out.printf(Locale.ROOT, "  %-32s median %5d ms (min %d, max %d); rss when ready %.0f MiB%n",
+          withArchive ? "with the class-data archive" : "without class-data archive",
+          millis[starts / 2], millis[0], millis[starts - 1], rss);
+    }
+  }
+}

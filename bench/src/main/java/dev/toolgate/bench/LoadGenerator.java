@@ -1,0 +1,130 @@
+package dev.toolgate.bench;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * MCP {@code tools/call} load over HTTP/1.1 keep-alive, in two shapes. Fixed rate (open loop): a
+ * request is due every 1/rate s whether or not earlier ones answered, and its latency counts from
+ * when it was due, so a stall shows in the tail instead of slowing the load (no coordinated
+ * omission). Saturation (closed loop): a fixed number of calls always in flight, reporting calls/s.
+ */
+final class LoadGenerator implements AutoCloseable {
+
+  /** What one run measured. */
+  record Result(Histogram latencyMicros, long completed, long failed, double seconds) {
+    double throughput() {
+      return completed / seconds;
+    }
+  }
+
+  private final Vertx vertx;
+  private final HttpClient client;
+  private final RequestOptions request;
+  private final Buffer body;
+
+  LoadGenerator(Vertx vertx, String url, String session, String body, int connections) {
+    this.vertx = vertx;
+    URI uri = URI.create(url);
+    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true),
+        new PoolOptions().setHttp1MaxSize(connections));
+    this.request = new RequestOptions().setMethod(HttpMethod.POST).setHost(uri.getHost()).setPort(uri.getPort())
+        .setURI(uri.getRawPath())
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Accept", "application/json, text/event-stream")
+        .putHeader("MCP-Protocol-Version", "2025-06-18")
+        .putHeader("Mcp-Session-Id", session);
+    this.body = Buffer.buffer(body);
+  }
+
+  private void send(long dueNanos, Histogram histogram, AtomicLong completed, AtomicLong failed, Runnable then) {
+    client.request(request)
+        .compose(req -> req.send(body))
+        .compose(res -> res.body().map(b -> res.statusCode() == 200 && !b.toString().contains("\"isError\":true")))
+        .onComplete(ar -> {
+          long micros = (System.nanoTime() - dueNanos) / 1_000;
+          if (ar.succeeded() && ar.result()) {
+            histogram.recordValue(Math.max(1, micros));
+            completed.incrementAndGet();
+          } else {
+            failed.incrementAndGet();
+          }
+          then.run();
+        });
+  }
+
+  /** Open loop at {@code rate} calls/s for {@code seconds}; waits for the stragglers. */
+  Result fixedRate(int rate, int seconds) throws Exception {
+    Histogram histogram = new Histogram(60_000_000L, 3);
+    AtomicLong completed = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long total = (long) rate * seconds;
+    long interval = 1_000_000_000L / rate;
+    AtomicLong sent = new AtomicLong();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    long start = System.nanoTime();
+    vertx.runOnContext(v -> {
+      long[] timer = new long[1];
+      timer[0] = vertx.setPeriodic(1, id -> {
+        long due = Math.min(total, (System.nanoTime() - start) / interval + 1);
+        while (sent.get() < due) {
+          long k = sent.getAndIncrement();
+          send(start + k * interval, histogram, completed, failed, () -> {
+            if (completed.get() + failed.get() == total) {
+              done.complete(null);
+            }
+          });
+        }
+        if (sent.get() >= total) {
+          vertx.cancelTimer(timer[0]);
+        }
+      });
+    });
+    done.get(seconds + 60L, TimeUnit.SECONDS);
+    return new Result(histogram, completed.get(), failed.get(), (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Closed loop: {@code inFlight} calls outstanding at all times for {@code seconds}. */
+  Result saturate(int inFlight, int seconds) throws Exception {
+    Histogram histogram = new Histogram(60_000_000L, 3);
+    AtomicLong completed = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long start = System.nanoTime();
+    long end = start + seconds * 1_000_000_000L;
+    AtomicLong outstanding = new AtomicLong(inFlight);
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    vertx.runOnContext(v -> {
+      for (int i = 0; i < inFlight; i++) {
+        loop(end, histogram, completed, failed, outstanding, done);
+      }
+    });
+    done.get(seconds + 60L, TimeUnit.SECONDS);
+    return new Result(histogram, completed.get(), failed.get(), (System.nanoTime() - start) / 1e9);
+  }
+
+  private void loop(long end, Histogram histogram, AtomicLong completed, AtomicLong failed, AtomicLong outstanding,
+      CompletableFuture<Void> done) {
+    if (System.nanoTime() >= end) {
+      if (outstanding.decrementAndGet() == 0) {
+        done.complete(null);
+      }
+      return;
+    }
+    send(System.nanoTime(), histogram, completed, failed, () -> loop(end, histogram, completed, failed, outstanding, done));
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}
