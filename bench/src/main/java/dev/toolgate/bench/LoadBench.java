@@ -39,13 +39,15 @@ public final class LoadBench {
 
   static final String USAGE = """
       Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--in-flight 64]
-                       [--service-ms 1] [--starts 5]
+                       [--service-ms 1] [--starts 5] [--targets LIST]
         --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
         --seconds N      measured seconds per target and rate, and for saturation (default 10)
         --warmup N       warm-up seconds per target before measuring (default 5)
         --in-flight N    concurrent calls at saturation (default 64)
         --service-ms N   the backend's service time per call (default 1)
         --starts N       sidecar starts timed for time-to-ready (default 5)
+        --targets LIST   which of direct,nginx,pass-through,full to load (default all; direct is the
+                         baseline of the deltas and always runs)
       """;
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -68,6 +70,7 @@ public final class LoadBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new LinkedHashMap<>(Map.of("--rates", "500,1000,2000", "--seconds", "10",
         "--warmup", "5", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
+    options.put("--targets", "direct,nginx,pass-through,full");
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.print(USAGE);
@@ -84,7 +87,7 @@ public final class LoadBench {
     try {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
           Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
-          Integer.parseInt(options.get("--starts")));
+          Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")));
     } finally {
       bench.processes.forEach(BenchProcess::close);
     }
@@ -130,7 +133,8 @@ public final class LoadBench {
     return p;
   }
 
-  private void run(int[] rates, int seconds, int warmup, int inFlight, int serviceMs, int starts) throws Exception {
+  private void run(int[] rates, int seconds, int warmup, int inFlight, int serviceMs, int starts, List<String> only)
+      throws Exception {
     int backendPort = freePort();
     BenchProcess backend = keep(BenchProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
@@ -147,9 +151,15 @@ public final class LoadBench {
 
     List<Target> targets = new ArrayList<>();
     targets.add(new Target("direct", backendUrl + "/mcp", null));
-    targets.add(startNginx(backendPort));
-    targets.add(startSidecar("sidecar pass-through", passThrough(backendUrl), archive));
-    targets.add(startSidecar("sidecar full policy", fullPolicy(backendUrl, hazelcastPort), archive));
+    if (only.contains("nginx")) {
+      targets.add(startNginx(backendPort));
+    }
+    if (only.contains("pass-through")) {
+      targets.add(startSidecar("sidecar pass-through", passThrough(backendUrl), archive));
+    }
+    if (only.contains("full")) {
+      targets.add(startSidecar("sidecar full policy", fullPolicy(backendUrl, hazelcastPort), archive));
+    }
 
     String arguments = "{\"job_id\":\"j1\",\"note\":\"" + "x".repeat(1000) + "\"}";
     String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + TOOL
@@ -345,9 +355,14 @@ public final class LoadBench {
     ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
     int mcp = doc.get("listen").get("port").asInt();
     int admin = doc.get("admin").get("port").asInt();
-    BenchProcess process = keep(BenchProcess.java(name.replace(' ', '-'), logs, List.of("@" + jvmOptions(),
-        "-XX:SharedArchiveFile=" + archive, "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
-        "--config", config.toString())));
+    List<String> args = new ArrayList<>(List.of("@" + jvmOptions(), "-XX:SharedArchiveFile=" + archive));
+    // Extra flags for a profiling run, e.g. -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename=x.jfr
+    String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
+    if (!extra.isBlank()) {
+      args.addAll(Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
+    }
+    args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
+    BenchProcess process = keep(BenchProcess.java(name.replace(' ', '-'), logs, args));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
     return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process);
   }

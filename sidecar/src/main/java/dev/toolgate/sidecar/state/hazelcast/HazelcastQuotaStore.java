@@ -7,13 +7,27 @@ import dev.toolgate.policy.quota.QuotaRules;
 import dev.toolgate.policy.quota.QuotaVerdict;
 import dev.toolgate.policy.quota.Usage;
 import dev.toolgate.sidecar.state.QuotaStore;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Quota counters in Hazelcast maps, checked and counted by compare-and-set: strict for writes and
- * reads alike (no token leases yet), so no replica can overshoot. The agent's total is counted
- * first and given back if the session refuses.
+ * reads alike, so no replica can overshoot. The agent's total is counted first and given back if
+ * the session refuses.
+ *
+ * <p>Calls of one session are combined: while a read-modify-write of a session's counters is in
+ * flight, the calls that arrive queue behind it, and the next round trip applies all of them in
+ * arrival order (each judged against the usage the previous one left). A replica therefore never
+ * races itself on a key, and a busy session costs one compare-and-set per batch instead of one per
+ * call, retried under contention. Cost: two round trips per batch (get, replace), plus two for the
+ * agent's counter when per-agent quotas are set; one worker thread per busy session at a time.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
@@ -23,6 +37,14 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private final Vertx vertx;
   private final IMap<String, String> sessions;
   private final IMap<String, String> agents;
+  /** What this replica last stored per session and per agent: one round trip when still current. */
+  private final Map<String, String> lastSessions = new ConcurrentHashMap<>();
+  private final Map<String, String> lastAgents = new ConcurrentHashMap<>();
+  /** Calls waiting per session; a session is present exactly while a drain of it runs. */
+  private final Map<String, List<Pending>> waiting = new ConcurrentHashMap<>();
+
+  private record Pending(String agent, boolean write, Quotas quotas, long nowMs, Context context,
+      Promise<QuotaVerdict> promise) {}
 
   public HazelcastQuotaStore(Vertx vertx, HazelcastInstance hazelcast) {
     this.vertx = vertx;
@@ -32,36 +54,118 @@ public final class HazelcastQuotaStore implements QuotaStore {
 
   @Override
   public Future<QuotaVerdict> consume(String session, String agent, boolean write, Quotas quotas, long nowMs) {
-    return vertx.executeBlocking(() -> {
-      if (quotas.perAgent() != null) {
-        QuotaVerdict agentVerdict = CasMap.update(agents, agent, current -> {
-          QuotaRules.Outcome o = QuotaRules.agent(UsageJson.usage(current), write, quotas, nowMs);
-          return new CasMap.Step<>(o.verdict().allowed() ? UsageJson.usage(o.next()) : null, o.verdict());
-        });
-        if (!agentVerdict.allowed()) {
-          return agentVerdict;
+    Promise<QuotaVerdict> promise = Promise.promise();
+    Pending pending = new Pending(agent, write, quotas, nowMs, vertx.getOrCreateContext(), promise);
+    boolean[] start = {false};
+    waiting.compute(session, (key, queue) -> {
+      List<Pending> q = queue;
+      if (q == null) {
+        q = new ArrayList<>();
+        start[0] = true;
+      }
+      q.add(pending);
+      return q;
+    });
+    if (start[0]) {
+      vertx.executeBlocking(() -> {
+        drain(session);
+        return null;
+      }, false);
+    }
+    return promise.future();
+  }
+
+  private void drain(String session) {
+    while (true) {
+      List<Pending> batch = new ArrayList<>();
+      waiting.compute(session, (key, queue) -> {
+        batch.addAll(queue);
+        queue.clear();
+        return queue.isEmpty() && batch.isEmpty() ? null : queue;
+      });
+      if (batch.isEmpty()) {
+        return;
+      }
+      try {
+        QuotaVerdict[] verdicts = apply(session, batch);
+        for (int i = 0; i < batch.size(); i++) {
+          Pending p = batch.get(i);
+          QuotaVerdict verdict = verdicts[i];
+          p.context().runOnContext(v -> p.promise().complete(verdict));
+        }
+      } catch (RuntimeException e) {
+        batch.forEach(p -> p.context().runOnContext(v -> p.promise().fail(e)));
+      }
+    }
+  }
+
+  /** The verdicts of a batch of one session's calls, in arrival order. Blocking. */
+  private QuotaVerdict[] apply(String session, List<Pending> batch) {
+    int n = batch.size();
+    QuotaVerdict[] verdicts = new QuotaVerdict[n];
+    boolean[] agentCounted = new boolean[n];
+    for (String agent : batch.stream().filter(p -> p.quotas().perAgent() != null).map(Pending::agent)
+        .distinct().toList()) {
+      CasMap.update(agents, lastAgents, agent, current -> {
+        Usage usage = UsageJson.usage(current);
+        boolean changed = false;
+        for (int i = 0; i < n; i++) {
+          Pending p = batch.get(i);
+          if (p.quotas().perAgent() != null && p.agent().equals(agent)) {
+            QuotaRules.Outcome o = QuotaRules.agent(usage, p.write(), p.quotas(), p.nowMs());
+            verdicts[i] = o.verdict().allowed() ? null : o.verdict();
+            agentCounted[i] = o.verdict().allowed();
+            if (o.verdict().allowed()) {
+              usage = o.next();
+              changed = true;
+            }
+          }
+        }
+        return new CasMap.Step<>(changed ? UsageJson.usage(usage) : null, null);
+      });
+    }
+    QuotaVerdict[] sessionVerdicts = new QuotaVerdict[n];
+    CasMap.update(sessions, lastSessions, session, current -> {
+      Usage usage = UsageJson.usage(current);
+      for (int i = 0; i < n; i++) {
+        sessionVerdicts[i] = null;
+        if (verdicts[i] == null) {
+          Pending p = batch.get(i);
+          QuotaRules.Outcome o = QuotaRules.session(usage, p.write(), p.quotas(), p.nowMs());
+          sessionVerdicts[i] = o.verdict();
+          usage = o.next();
         }
       }
-      QuotaVerdict verdict = CasMap.update(sessions, session, current -> {
-        QuotaRules.Outcome o = QuotaRules.session(UsageJson.usage(current), write, quotas, nowMs);
-        return new CasMap.Step<>(UsageJson.usage(o.next()), o.verdict());
-      });
-      if (!verdict.allowed() && quotas.perAgent() != null) {
-        CasMap.update(agents, agent, current -> {
-          Usage u = UsageJson.usage(current);
-          Usage back = write
-              ? new Usage(u.reads(), u.writes() - 1, u.extraReads(), u.extraWrites(), u.lastSeenMs(), u.rate())
-              : new Usage(u.reads() - 1, u.writes(), u.extraReads(), u.extraWrites(), u.lastSeenMs(), u.rate());
-          return new CasMap.Step<>(UsageJson.usage(back), null);
-        });
+      return new CasMap.Step<>(UsageJson.usage(usage), null);
+    });
+    for (int i = 0; i < n; i++) {
+      if (verdicts[i] == null) {
+        verdicts[i] = sessionVerdicts[i];
       }
-      return verdict;
-    }, false);
+    }
+    giveBack(batch, verdicts, agentCounted);
+    return verdicts;
+  }
+
+  /** Returns to the agents' totals the calls they counted but their session refused. */
+  private void giveBack(List<Pending> batch, QuotaVerdict[] verdicts, boolean[] agentCounted) {
+    Map<String, int[]> back = new HashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      if (agentCounted[i] && !verdicts[i].allowed()) {
+        back.computeIfAbsent(batch.get(i).agent(), a -> new int[2])[batch.get(i).write() ? 1 : 0]++;
+      }
+    }
+    back.forEach((agent, counts) -> CasMap.update(agents, lastAgents, agent, current -> {
+      Usage u = UsageJson.usage(current);
+      Usage returned = new Usage(u.reads() - counts[0], u.writes() - counts[1], u.extraReads(), u.extraWrites(),
+          u.lastSeenMs(), u.rate());
+      return new CasMap.Step<>(UsageJson.usage(returned), null);
+    }));
   }
 
   @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
-    return vertx.executeBlocking(() -> CasMap.update(sessions, session, current -> {
+    return vertx.executeBlocking(() -> CasMap.update(sessions, lastSessions, session, current -> {
       Usage base = UsageJson.usage(current);
       Usage raised = (base == null ? Usage.fresh(nowMs) : base).raised(reads, writes);
       return new CasMap.Step<>(UsageJson.usage(raised), raised);
@@ -72,6 +176,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
   public Future<Void> reset(String session) {
     return vertx.executeBlocking(() -> {
       sessions.delete(session);
+      lastSessions.remove(session);
       return null;
     }, false);
   }
