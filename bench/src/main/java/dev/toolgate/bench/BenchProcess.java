@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -23,8 +24,15 @@ final class BenchProcess implements AutoCloseable {
   }
 
   static BenchProcess start(String name, Path logs, List<String> command) throws IOException {
+    return start(name, logs, command, Map.of());
+  }
+
+  static BenchProcess start(String name, Path logs, List<String> command, Map<String, String> environment)
+      throws IOException {
     Files.createDirectories(logs);
-    Process p = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    Process p = builder
         .redirectOutput(logs.resolve(name + ".out").toFile())
         .redirectError(logs.resolve(name + ".err").toFile())
         .start();
@@ -32,10 +40,15 @@ final class BenchProcess implements AutoCloseable {
   }
 
   static BenchProcess java(String name, Path logs, List<String> arguments) throws IOException {
+    return java(name, logs, arguments, Map.of());
+  }
+
+  static BenchProcess java(String name, Path logs, List<String> arguments, Map<String, String> environment)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(JAVA);
     command.addAll(arguments);
-    return start(name, logs, command);
+    return start(name, logs, command, environment);
   }
 
   /** Runs to completion; fails with the process's stderr unless it exits 0. */

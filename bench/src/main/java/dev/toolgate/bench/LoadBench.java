@@ -311,6 +311,18 @@ public final class LoadBench {
     return archive;
   }
 
+  /** The environment the sidecar image sets (its Dockerfile's ENV lines): the sidecars here run as in it. */
+  private Map<String, String> imageEnvironment() throws IOException {
+    Map<String, String> environment = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(root.resolve("sidecar/Dockerfile"))) {
+      if (line.startsWith("ENV ") && line.contains("=")) {
+        String assignment = line.substring(4).strip();
+        environment.put(assignment.substring(0, assignment.indexOf('=')), assignment.substring(assignment.indexOf('=') + 1));
+      }
+    }
+    return environment;
+  }
+
   private Path jvmOptions() {
     return root.resolve("sidecar/src/main/jvm/jvm.options");
   }
@@ -362,7 +374,7 @@ public final class LoadBench {
       args.addAll(Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
     }
     args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
-    BenchProcess process = keep(BenchProcess.java(name.replace(' ', '-'), logs, args));
+    BenchProcess process = keep(BenchProcess.java(name.replace(' ', '-'), logs, args, imageEnvironment()));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
     return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process);
   }
@@ -389,7 +401,7 @@ public final class LoadBench {
         }
         args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
         long start = System.nanoTime();
-        try (BenchProcess p = BenchProcess.java("ready-" + i, logs, args)) {
+        try (BenchProcess p = BenchProcess.java("ready-" + i, logs, args, imageEnvironment())) {
           waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
           millis[i] = (System.nanoTime() - start) / 1_000_000;
           rss = Math.max(rss, p.residentMib());

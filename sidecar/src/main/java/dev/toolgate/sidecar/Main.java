@@ -33,6 +33,8 @@ public final class Main {
       Attempt events are written to stdout, one JSON line each; logs go to stderr.
       """;
 
+  static final int WORKER_THREADS = 8;
+
   private Main() {}
 
   public static void main(String[] args) {
@@ -99,7 +101,9 @@ public final class Main {
   private static int serve(Path config, boolean exitWhenReady) {
     System.setProperty("vertx.logger-delegate-factory-class-name",
         "io.vertx.core.logging.SLF4JLogDelegateFactory");
-    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    // Worker threads run the shared state's blocking calls, one per busy session at a time (the
+    // quota store combines a session's calls): eight is plenty next to one agent, and each costs a stack.
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(WORKER_THREADS));
     try {
       Sidecar sidecar =
           Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);

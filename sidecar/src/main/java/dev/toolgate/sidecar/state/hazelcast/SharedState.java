@@ -51,6 +51,11 @@ public final class SharedState {
     ClientConfig config = new ClientConfig();
     config.setClusterName(options.clusterName());
     config.setProperty("hazelcast.client.shutdownhook.enabled", "false");
+    // A sidecar's client serves one agent: a few threads, not a server's pools (memory, context switches).
+    config.setProperty("hazelcast.client.event.thread.count", "1");
+    config.setProperty("hazelcast.client.internal.executor.pool.size", "1");
+    config.setProperty("hazelcast.client.io.input.thread.count", "1");
+    config.setProperty("hazelcast.client.io.output.thread.count", "1");
     if (options.kubernetesServiceDns() != null) {
       config.getNetworkConfig().getKubernetesConfig().setEnabled(true)
           .setProperty("service-dns", options.kubernetesServiceDns().toLowerCase(Locale.ROOT));
