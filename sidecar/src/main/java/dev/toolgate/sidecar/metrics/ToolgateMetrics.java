@@ -11,6 +11,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -40,6 +43,14 @@ public final class ToolgateMetrics {
   public static final String UNLISTED_TOOL = "unlisted";
 
   private final PrometheusMeterRegistry registry;
+  /**
+   * Meters by name and tag values, so that a call finds its meter with one hash lookup instead of
+   * building an id (tags sorted, copied) for the registry on every increment.
+   */
+  private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<MeterKey, Timer> timers = new ConcurrentHashMap<>();
+
+  private record MeterKey(String name, List<String> tags) {}
   private final AtomicLong revision = new AtomicLong();
 
   private ToolgateMetrics(PrometheusMeterRegistry registry) {
@@ -60,7 +71,8 @@ public final class ToolgateMetrics {
   }
 
   private void count(String name, String description, String... tags) {
-    Counter.builder(name).description(description).tags(tags).register(registry).increment();
+    counters.computeIfAbsent(new MeterKey(name, List.of(tags)),
+        k -> Counter.builder(name).description(description).tags(tags).register(registry)).increment();
   }
 
   /** The scrape body in the Prometheus text format. */
@@ -70,13 +82,14 @@ public final class ToolgateMetrics {
 
   public void attempt(String upstream, String tool, String result, long nanos) {
     count("toolgate.attempts", "Attempts of tool calls against upstreams, retries included", "upstream", upstream, "tool", tool, "result", result);
-    Timer.builder("toolgate.attempt.duration")
-        .description("Duration of one attempt")
-        .tags("upstream", upstream, "tool", tool, "result", result)
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1))
-        .maximumExpectedValue(Duration.ofSeconds(30))
-        .register(registry)
+    timers.computeIfAbsent(new MeterKey("toolgate.attempt.duration", List.of(upstream, tool, result)),
+        k -> Timer.builder("toolgate.attempt.duration")
+            .description("Duration of one attempt")
+            .tags("upstream", upstream, "tool", tool, "result", result)
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofSeconds(30))
+            .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
