@@ -15,8 +15,10 @@ public final class IntentFingerprint {
   private IntentFingerprint() {}
 
   public static String of(String sessionKey, String tool, Object arguments) {
-    return Hashes.sha256(
-        (sessionKey == null ? "" : sessionKey) + "\n" + tool + "\n" + CanonicalJson.of(arguments));
+    StringBuilder text = new StringBuilder(256)
+        .append(sessionKey == null ? "" : sessionKey).append('\n').append(tool).append('\n');
+    CanonicalJson.appendTo(arguments, text);
+    return Hashes.sha256(text);
   }
 
   /** The intent id derived for a fingerprint first seen at {@code firstSeenMs}. */

@@ -14,9 +14,14 @@ public final class CanonicalJson {
   private CanonicalJson() {}
 
   public static String of(Object value) {
-    StringBuilder out = new StringBuilder();
+    StringBuilder out = new StringBuilder(256);
     write(value, out);
     return out.toString();
+  }
+
+  /** Appends the canonical text of {@code value} to {@code out} (no intermediate string). */
+  public static void appendTo(Object value, StringBuilder out) {
+    write(value, out);
   }
 
   private static void write(Object value, StringBuilder out) {
@@ -64,7 +69,13 @@ public final class CanonicalJson {
 
   private static void string(String s, StringBuilder out) {
     out.append('"');
-    for (int i = 0; i < s.length(); i++) {
+    int plain = 0;
+    while (plain < s.length() && s.charAt(plain) >= 0x20 && s.charAt(plain) != '"' && s.charAt(plain) != '\\') {
+      plain++;
+    }
+    // Most argument strings need no escape: copy the plain prefix in one go.
+    out.append(s, 0, plain);
+    for (int i = plain; i < s.length(); i++) {
       char c = s.charAt(i);
       switch (c) {
         case '"' -> out.append("\\\"");
