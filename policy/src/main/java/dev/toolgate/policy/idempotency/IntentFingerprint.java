@@ -21,6 +21,13 @@ public final class IntentFingerprint {
     return Hashes.sha256(text);
   }
 
+  /** The same fingerprint from the arguments' canonical text ({@link CanonicalJson#of}), already made. */
+  public static String ofCanonical(String sessionKey, String tool, String canonicalArguments) {
+    return Hashes.sha256(new StringBuilder(canonicalArguments.length() + 64)
+        .append(sessionKey == null ? "" : sessionKey).append('\n').append(tool).append('\n')
+        .append(canonicalArguments));
+  }
+
   /** The intent id derived for a fingerprint first seen at {@code firstSeenMs}. */
   public static String derivedIntentId(String fingerprint, long firstSeenMs) {
     return DERIVED_PREFIX + Hashes.sha256(fingerprint + "@" + firstSeenMs).substring(0, 22);

@@ -17,6 +17,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.net.ConnectException;
+import java.util.LinkedHashMap;
 import java.util.OptionalLong;
 import java.util.function.BiConsumer;
 
@@ -105,10 +106,14 @@ final class Attempt {
   }
 
   private Buffer body() {
-    JsonObject out = call.message().copy().put("id", upstreamId);
-    JsonObject params = out.getJsonObject("params");
-    JsonObject meta = params.getJsonObject("_meta");
+    // Copies only what changes (the envelope, params, _meta); the arguments are shared, never mutated.
+    JsonObject out = new JsonObject(new LinkedHashMap<>(call.message().getMap())).put("id", upstreamId);
+    JsonObject params = new JsonObject(new LinkedHashMap<>(call.message().getJsonObject("params").getMap()));
+    out.put("params", params);
+    JsonObject given = params.getJsonObject("_meta");
+    JsonObject meta = given == null ? null : new JsonObject(new LinkedHashMap<>(given.getMap()));
     if (meta != null) {
+      params.put("_meta", meta);
       meta.getMap().keySet().removeIf(k -> k.startsWith(ToolCallContext.META_PREFIX));
     }
     if (!transparent) {

@@ -88,11 +88,13 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
   private Future<Buffer> readBody(HttpServerRequest req, int limit) {
     Promise<Buffer> promise = Promise.promise();
     String declared = req.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (declared != null && parseLong(declared) > limit) {
+    long length = declared == null ? -1 : parseLong(declared);
+    if (length > limit) {
       tooLarge(req, limit);
       return promise.future();
     }
-    Buffer body = Buffer.buffer();
+    // Sized from Content-Length when given: no growth copies while the chunks arrive.
+    Buffer body = length > 0 ? Buffer.buffer((int) length) : Buffer.buffer();
     boolean[] exceeded = new boolean[1];
     req.handler(
         chunk -> {

@@ -11,6 +11,8 @@ import dev.toolgate.policy.idempotency.IdempotencyKeys;
 import dev.toolgate.policy.idempotency.IdempotencyRecord;
 import dev.toolgate.policy.idempotency.IntentFingerprint;
 import dev.toolgate.policy.idempotency.KeyInputs;
+import dev.toolgate.policy.json.CanonicalJson;
+import dev.toolgate.policy.json.Hashes;
 import dev.toolgate.policy.model.Approval;
 import dev.toolgate.policy.model.Mode;
 import dev.toolgate.policy.model.Policy;
@@ -53,6 +55,8 @@ final class ToolCall {
   private final String upstream;
   private final JsonObject params;
   private final Map<String, Object> args;
+  /** SHA-256 of the arguments' canonical text: binds approvals and idempotency records, keys fallbacks. */
+  private final String argumentsHash;
   private final String conversationId;
   private final String sessionKey;
   private final String intentId;
@@ -87,12 +91,15 @@ final class ToolCall {
     }
     this.sessionKey = session == null ? "pod" : session;
     long now = s.clock().millis();
+    // One canonical text of the arguments per call, for every hash derived from them.
+    String canonicalArguments = CanonicalJson.of(args);
+    this.argumentsHash = Hashes.sha256(canonicalArguments);
     String given = identity(ToolCallContext.META_INTENT_ID, ToolCallContext.HEADER_INTENT_ID);
     this.intentId = given != null ? given : s.intents().intentFor(
-        IntentFingerprint.of(sessionKey, tool, args), now, policy.intentWindowSeconds() * 1000L);
+        IntentFingerprint.ofCanonical(sessionKey, tool, canonicalArguments), now, policy.intentWindowSeconds() * 1000L);
     this.budget = CallBudget.plan(policy.budget(), agentRemainingMs(), now);
-    this.gate = new BreakerGate(s, rule, upstream,
-        upstream + "/" + tool + "/" + IdempotencyKeys.argumentsHash(args), 2 * policy.budget().transportMs());
+    this.gate = new BreakerGate(s, rule, upstream, upstream + "/" + tool + "/" + argumentsHash,
+        2 * policy.budget().transportMs());
   }
 
   void run() {
@@ -179,7 +186,7 @@ final class ToolCall {
     }
     try {
       ApprovalClaims claims = keys.verify(token);
-      String refusal = ApprovalCheck.refusal(claims, tool, IdempotencyKeys.argumentsHash(args),
+      String refusal = ApprovalCheck.refusal(claims, tool, argumentsHash,
           s.clock().millis() / 1000, id -> false);
       if (refusal != null) {
         return ApprovalStatus.refused(refusal);
@@ -214,7 +221,6 @@ final class ToolCall {
       return;
     }
     ctx = ctx.withIdempotencyKey(key.key());
-    String argumentsHash = IdempotencyKeys.argumentsHash(args);
     s.idempotency().begin(key.key(), argumentsHash, ctx.correlationId(), s.clock().millis())
         .onSuccess(existing -> {
           DuplicateDecision d = DuplicateDecision.of(existing, argumentsHash);
