@@ -176,24 +176,27 @@ public final class LoadBench {
       g.fixedRate(1000, warmup);
     }
     for (int rate : rates) {
-      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %10s %8s %7s%n", rate,
-          "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "cpu/1k/s", "rss MiB", "errors");
+      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %10s %8s %7s %9s%n", rate,
+          "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "cpu/1k/s", "rss MiB", "errors",
+          "load gc ms");
       Histogram direct = null;
       for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
         Target t = e.getKey();
         double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
+        long gc = generatorGcMillis();
         LoadGenerator.Result r = e.getValue().fixedRate(rate, seconds);
+        gc = generatorGcMillis() - gc;
         double cpuPerThousand = t.process() == null ? Double.NaN
             : (t.process().cpuSeconds() - cpu) / r.seconds() / (rate / 1000.0);
         Histogram h = r.latencyMicros();
         if (direct == null) {
           direct = h;
         }
-        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %10s %8s %7d%n", t.name(),
+        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %10s %8s %7d %9d%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
             ms(h, 99.9) - ms(direct, 99.9),
             Double.isNaN(cpuPerThousand) ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
-            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", t.process().residentMib()), r.failed());
+            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", t.process().residentMib()), r.failed(), gc);
       }
     }
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d s)%n%-22s %10s %10s %10s%n", inFlight, seconds,
@@ -209,6 +212,12 @@ public final class LoadBench {
     generators.values().forEach(LoadGenerator::close);
     vertx.close();
     timeToReady(starts, archive);
+  }
+
+  /** GC time of this JVM (the load generator): its pauses delay calls and show in every target's tail. */
+  private static long generatorGcMillis() {
+    return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum();
   }
 
   private static double ms(Histogram h, double percentile) {
