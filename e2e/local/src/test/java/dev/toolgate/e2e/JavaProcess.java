@@ -26,14 +26,20 @@ final class JavaProcess implements AutoCloseable {
   }
 
   static JavaProcess start(String name, Path logs, List<String> arguments) throws IOException {
+    return start(name, logs, arguments, java.util.Map.of());
+  }
+
+  static JavaProcess start(String name, Path logs, List<String> arguments, java.util.Map<String, String> environment)
+      throws IOException {
     Files.createDirectories(logs);
     List<String> command = new ArrayList<>();
     command.add(JAVA);
     command.addAll(arguments);
     Path out = logs.resolve(name + ".out");
     Path err = logs.resolve(name + ".err");
-    Process process = new ProcessBuilder(command)
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     return new JavaProcess(name, out, err, process);
   }
 

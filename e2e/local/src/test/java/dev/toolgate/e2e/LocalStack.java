@@ -198,7 +198,7 @@ final class LocalStack implements Toolgate {
     long started = System.nanoTime();
     JavaProcess process = JavaProcess.start(name, logs, List.of(
         "@" + root.resolve("sidecar/src/main/jvm/jvm.options"),
-        "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
+        "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()), imageEnvironment());
     processes.add(process);
     await(name + " is ready").atMost(Duration.ofSeconds(60))
         .until(() -> Http.ok("http://127.0.0.1:" + admin + "/readyz") || !process.alive());
@@ -206,6 +206,18 @@ final class LocalStack implements Toolgate {
       throw new IllegalStateException(name + " exited: " + Files.readString(process.stderr));
     }
     replicas.add(new Replica(new Endpoint(name, mcp, admin), config, process, (System.nanoTime() - started) / 1_000_000));
+  }
+
+  /** The environment the sidecar image sets (its Dockerfile's ENV lines), so the replicas run as in it. */
+  private Map<String, String> imageEnvironment() throws IOException {
+    Map<String, String> environment = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(root.resolve("sidecar/Dockerfile"))) {
+      int eq = line.indexOf('=');
+      if (line.startsWith("ENV ") && eq > 0) {
+        environment.put(line.substring(4, eq).strip(), line.substring(eq + 1).strip());
+      }
+    }
+    return environment;
   }
 
   /**
@@ -255,7 +267,7 @@ final class LocalStack implements Toolgate {
     facts.put("sidecar configuration", "toolgate-operator render of " + root.relativize(revisions.get(1L))
         + " (seed 000's ToolPolicy, compressed: " + COMPRESSION + ")");
     replicas.forEach(r -> facts.put(r.name() + " ready after", r.readyMillis()
-        + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options, no class-data archive)"));
+        + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options and environment, no class-data archive)"));
     replicas.forEach(r -> facts.put(r.name() + " resident memory now", r.process().residentKib() / 1024 + " MiB"));
     return facts;
   }

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.policy.model.Policy;
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.QuotaNotify;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
@@ -104,7 +106,7 @@ public final class ConfigLoader {
               resolve(deployment.approvals(), source),
               deployment.agent(),
               deployment.sharedState(),
-              policy);
+              resolveNotify(policy, source));
     } catch (JsonMappingException e) {
       throw new ConfigException(source, List.of(describe(e)));
     } catch (JsonProcessingException e) {
@@ -167,6 +169,20 @@ public final class ConfigLoader {
     }
     Path dir = Path.of(source).toAbsolutePath().getParent();
     return Path.of(path).isAbsolute() || dir == null ? path : dir.resolve(path).normalize().toString();
+  }
+
+  /** The quota notification's key and CA files, like every other path of the file. */
+  private static Policy resolveNotify(Policy policy, String source) {
+    Quotas quotas = policy.quotas();
+    QuotaNotify notify = quotas == null ? null : quotas.notification();
+    if (notify == null) {
+      return policy;
+    }
+    QuotaNotify resolved = new QuotaNotify(notify.webhookUrl(), relativeTo(source, notify.secretFile()),
+        relativeTo(source, notify.caFile()));
+    return new Policy(policy.mode(), policy.killSwitch(), policy.budget(), policy.upstreams(),
+        new Quotas(quotas.perSession(), quotas.perAgent(), quotas.ratePerMinute(), quotas.idleExpirySeconds(), resolved),
+        policy.tools(), policy.retryBudget(), policy.intentWindowSeconds());
   }
 
   private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {

@@ -105,6 +105,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void resolvesTheNotificationFilesAgainstTheConfigurationsDirectory() throws Exception {
+    String source = dir.resolve("etc/sidecar.yaml").toString();
+    SidecarConfig config = loader.parse(source, (MINIMAL + "quotas: {notify: {webhookUrl: \"https://hooks.example/q\","
+        + " secretFile: notify.secret, caFile: /etc/ssl/ca.pem}}\n").getBytes(StandardCharsets.UTF_8)).config();
+
+    assertThat(config.policy().quotas().notification().secretFile())
+        .isEqualTo(dir.resolve("etc/notify.secret").toString());
+    assertThat(config.policy().quotas().notification().caFile()).as("absolute paths stay").isEqualTo("/etc/ssl/ca.pem");
+    assertThat(config.policy().quotas().notification().webhookUrl()).isEqualTo("https://hooks.example/q");
+  }
+
+  @Test
   void namesAnUnknownFieldItsParentAndTheKnownFields() {
     ConfigException e =
         failure(MINIMAL + "tools:\n  - {name: t, upstream: api, retyr: {maxAttempts: 2}}\n");
