@@ -3,6 +3,9 @@ package dev.toolgate.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.toolgate.e2e.support.LocalHazelcast;
+import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.SidecarImage;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.io.IOException;
@@ -56,9 +59,9 @@ public final class LoadBench {
   private final Path root;
   private final Path work;
   private final Path logs;
-  private final List<BenchProcess> processes = new ArrayList<>();
+  private final List<LocalProcess> processes = new ArrayList<>();
 
-  record Target(String name, String url, BenchProcess process) {}
+  record Target(String name, String url, LocalProcess process) {}
 
   private LoadBench(Path root) throws IOException {
     this.root = root;
@@ -89,7 +92,7 @@ public final class LoadBench {
           Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
           Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")));
     } finally {
-      bench.processes.forEach(BenchProcess::close);
+      bench.processes.forEach(LocalProcess::close);
     }
     System.exit(0);
   }
@@ -109,7 +112,7 @@ public final class LoadBench {
     }
   }
 
-  private static void waitFor(String what, BooleanSupplier condition, BenchProcess process) throws Exception {
+  private static void waitFor(String what, BooleanSupplier condition, LocalProcess process) throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline || (process != null && !process.alive())) {
@@ -128,7 +131,7 @@ public final class LoadBench {
     return jar;
   }
 
-  private BenchProcess keep(BenchProcess p) {
+  private LocalProcess keep(LocalProcess p) {
     processes.add(p);
     return p;
   }
@@ -136,7 +139,7 @@ public final class LoadBench {
   private void run(int[] rates, int seconds, int warmup, int inFlight, int serviceMs, int starts, List<String> only)
       throws Exception {
     int backendPort = freePort();
-    BenchProcess backend = keep(BenchProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
+    LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
         "--port", Integer.toString(backendPort))));
     String backendUrl = "http://127.0.0.1:" + backendPort;
@@ -239,29 +242,7 @@ public final class LoadBench {
     String jar = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
         .filter(p -> p.matches(".*hazelcast-5[^/]*\\.jar")).findFirst()
         .orElseThrow(() -> new IllegalStateException("the Hazelcast jar is not on the class path"));
-    Path config = work.resolve("hazelcast.yaml");
-    Files.writeString(config, """
-        hazelcast:
-          cluster-name: toolgate
-          network:
-            port: {port: %d, auto-increment: false}
-            interfaces: {enabled: true, interfaces: [127.0.0.1]}
-            join:
-              auto-detection: {enabled: false}
-              multicast: {enabled: false}
-              tcp-ip: {enabled: true, member-list: ["127.0.0.1:%d"]}
-          properties:
-            hazelcast.phone.home.enabled: "false"
-        """.formatted(port, port));
-    BenchProcess member = keep(BenchProcess.java("hazelcast", logs, List.of("-Xmx256m",
-        "-Dhazelcast.config=" + config, "-cp", jar, "com.hazelcast.core.server.HazelcastMemberStarter")));
-    waitFor("the Hazelcast member", () -> {
-      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
-    }, member);
+    keep(LocalHazelcast.start(work, logs, jar, port));
   }
 
   private Target startNginx(int backendPort) throws Exception {
@@ -297,8 +278,8 @@ public final class LoadBench {
           }
         }
         """.formatted(dir, backendPort, port));
-    BenchProcess process = keep(BenchProcess.start("nginx", logs,
-        List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString())));
+    LocalProcess process = keep(LocalProcess.start("nginx", logs,
+        List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()), Map.of()));
     String url = "http://127.0.0.1:" + port;
     waitFor("nginx", () -> ok(url + "/ledger"), process);
     return new Target("nginx", url + "/mcp", process);
@@ -314,22 +295,14 @@ public final class LoadBench {
     Files.writeString(config, yaml);
     Path archive = work.resolve("toolgate-sidecar.jsa");
     Files.deleteIfExists(archive);
-    BenchProcess.run("cds-training", logs, List.of(BenchProcess.JAVA, "@" + jvmOptions(),
+    LocalProcess.runJava(logs, "cds-training", List.of("@" + jvmOptions(),
         "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
         "--config", config.toString(), "--exit-when-ready"));
     return archive;
   }
 
-  /** The environment the sidecar image sets (its Dockerfile's ENV lines): the sidecars here run as in it. */
   private Map<String, String> imageEnvironment() throws IOException {
-    Map<String, String> environment = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(root.resolve("sidecar/Dockerfile"))) {
-      if (line.startsWith("ENV ") && line.contains("=")) {
-        String assignment = line.substring(4).strip();
-        environment.put(assignment.substring(0, assignment.indexOf('=')), assignment.substring(assignment.indexOf('=') + 1));
-      }
-    }
-    return environment;
+    return SidecarImage.environment(root);
   }
 
   private Path jvmOptions() {
@@ -383,7 +356,7 @@ public final class LoadBench {
       args.addAll(Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
     }
     args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
-    BenchProcess process = keep(BenchProcess.java(name.replace(' ', '-'), logs, args, imageEnvironment()));
+    LocalProcess process = keep(LocalProcess.java(name.replace(' ', '-'), logs, args, imageEnvironment()));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
     return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process);
   }
@@ -410,7 +383,7 @@ public final class LoadBench {
         }
         args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
         long start = System.nanoTime();
-        try (BenchProcess p = BenchProcess.java("ready-" + i, logs, args, imageEnvironment())) {
+        try (LocalProcess p = LocalProcess.java("ready-" + i, logs, args, imageEnvironment())) {
           waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
           millis[i] = (System.nanoTime() - start) / 1_000_000;
           rss = Math.max(rss, p.residentMib());

@@ -3,6 +3,7 @@ package dev.toolgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.toolgate.e2e.support.LocalProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ class ImageRecipesIT {
     checkCommon(recipe);
     stage(recipe);
     List<String> entrypoint = local(Recipe.exec(recipe.last("ENTRYPOINT")));
-    String help = JavaProcess.run(app, "operator-image", List.of(entrypoint.get(0), entrypoint.get(1),
+    String help = LocalProcess.runJava(app, "operator-image", List.of(entrypoint.get(0), entrypoint.get(1),
         entrypoint.get(2), "--help"));
     assertThat(help).contains("Usage:");
     assertThat(Recipe.exec(recipe.last("CMD"))).containsExactly("run");
@@ -113,7 +114,7 @@ class ImageRecipesIT {
     }
     Files.writeString(config, yaml);
 
-    JavaProcess.run(app, "cds-training", training);
+    LocalProcess.runJava(app, "cds-training", training);
     Path archive = app.resolve("toolgate-sidecar.jsa");
     assertThat(archive).exists();
     assertThat(Files.size(archive)).as("an archive of the classes a start loads").isGreaterThan(10L << 20);
@@ -121,7 +122,7 @@ class ImageRecipesIT {
     List<String> entrypoint = new ArrayList<>(local(Recipe.exec(recipe.last("ENTRYPOINT"))));
     entrypoint.add(1, "-Xshare:on");
     entrypoint.addAll(List.of("--config", config.toString(), "--exit-when-ready"));
-    JavaProcess.run(app, "cds-start", entrypoint);
+    LocalProcess.runJava(app, "cds-start", entrypoint);
     assertThat(Files.readString(app.resolve(Files.list(app).map(p -> p.getFileName().toString())
         .filter(n -> n.startsWith("cds-start") && n.endsWith(".err")).findFirst().orElseThrow())))
         .contains("ready; exiting as asked");

@@ -3,6 +3,7 @@ package dev.toolgate.e2e;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolgate.e2e.support.LocalProcess;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -113,7 +114,7 @@ final class KindStack implements Toolgate {
   @Override
   public String approve(String tool, String argumentsJson) throws Exception {
     Path jar = root.resolve("sidecar/target/toolgate-sidecar.jar");
-    return JavaProcess.run(work, "approve", List.of("-jar", jar.toString(), "approve", "--key-file",
+    return LocalProcess.runJava(work, "approve", List.of("-jar", jar.toString(), "approve", "--key-file",
         approvalKey.toString(), "--tool", tool, "--arguments", argumentsJson, "--approver", "e2e-operator")).strip();
   }
 

@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.toolgate.e2e.support.LocalHazelcast;
+import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.SidecarImage;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,10 +42,10 @@ final class LocalStack implements Toolgate {
   final int backendPort;
   private final List<Replica> replicas = new ArrayList<>();
   final Map<Long, Path> revisions = new LinkedHashMap<>();
-  private final List<JavaProcess> processes = new ArrayList<>();
+  private final List<LocalProcess> processes = new ArrayList<>();
 
   /** One sidecar replica: its ports, its active configuration file, its process. */
-  record Replica(Endpoint endpoint, Path config, JavaProcess process, long readyMillis) {
+  record Replica(Endpoint endpoint, Path config, LocalProcess process, long readyMillis) {
     String name() {
       return endpoint.name();
     }
@@ -88,31 +89,11 @@ final class LocalStack implements Toolgate {
   }
 
   private void startHazelcast() throws Exception {
-    Path config = work.resolve("hazelcast.yaml");
-    Files.writeString(config, """
-        hazelcast:
-          cluster-name: toolgate
-          network:
-            port: {port: %d, auto-increment: false}
-            interfaces: {enabled: true, interfaces: [127.0.0.1]}
-            join:
-              auto-detection: {enabled: false}
-              multicast: {enabled: false}
-              tcp-ip: {enabled: true, member-list: ["127.0.0.1:%d"]}
-          properties:
-            hazelcast.phone.home.enabled: "false"
-        """.formatted(hazelcastPort, hazelcastPort));
-    String jar = System.getProperty("toolgate.hazelcast.jar");
-    if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-      throw new IllegalStateException("system property toolgate.hazelcast.jar must name the Hazelcast jar, was " + jar);
-    }
-    processes.add(JavaProcess.start("hazelcast", logs, List.of("-Xmx128m", "-Dhazelcast.config=" + config,
-        "-Dhazelcast.logging.type=jdk", "-cp", jar, "com.hazelcast.core.server.HazelcastMemberStarter")));
-    await("the Hazelcast member listens").atMost(Duration.ofSeconds(60)).until(() -> listening(hazelcastPort));
+    processes.add(LocalHazelcast.start(work, logs, System.getProperty("toolgate.hazelcast.jar"), hazelcastPort));
   }
 
   private void startBackend() throws Exception {
-    processes.add(JavaProcess.start("demo-backend", logs, List.of("-jar",
+    processes.add(LocalProcess.java("demo-backend", logs, List.of("-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(),
         "--host", "127.0.0.1", "--port", Integer.toString(backendPort))));
     await("the demo backend answers").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(backend("/ledger")));
@@ -180,7 +161,7 @@ final class LocalStack implements Toolgate {
 
   /** {@code toolgate-operator render} for one replica's ports. */
   String render(long revision, int mcpPort, int adminPort) throws Exception {
-    return JavaProcess.run(logs, "render-r" + revision + "-" + mcpPort, List.of("-jar",
+    return LocalProcess.runJava(logs, "render-r" + revision + "-" + mcpPort, List.of("-jar",
         jar("operator", "toolgate-operator.jar").toString(), "render",
         "-f", revisions.get(revision).toString(), "--revision", Long.toString(revision),
         "--agent", "e2e-agent", "--shared-state", "client", "--hazelcast-members", "127.0.0.1:" + hazelcastPort,
@@ -196,28 +177,16 @@ final class LocalStack implements Toolgate {
     Path config = dir.resolve("sidecar.yaml");
     Files.writeString(config, render(1, mcp, admin));
     long started = System.nanoTime();
-    JavaProcess process = JavaProcess.start(name, logs, List.of(
+    LocalProcess process = LocalProcess.java(name, logs, List.of(
         "@" + root.resolve("sidecar/src/main/jvm/jvm.options"),
-        "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()), imageEnvironment());
+        "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()), SidecarImage.environment(root));
     processes.add(process);
     await(name + " is ready").atMost(Duration.ofSeconds(60))
         .until(() -> Http.ok("http://127.0.0.1:" + admin + "/readyz") || !process.alive());
     if (!process.alive()) {
-      throw new IllegalStateException(name + " exited: " + Files.readString(process.stderr));
+      throw new IllegalStateException(name + " exited: " + Files.readString(process.stderr()));
     }
     replicas.add(new Replica(new Endpoint(name, mcp, admin), config, process, (System.nanoTime() - started) / 1_000_000));
-  }
-
-  /** The environment the sidecar image sets (its Dockerfile's ENV lines), so the replicas run as in it. */
-  private Map<String, String> imageEnvironment() throws IOException {
-    Map<String, String> environment = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(root.resolve("sidecar/Dockerfile"))) {
-      int eq = line.indexOf('=');
-      if (line.startsWith("ENV ") && eq > 0) {
-        environment.put(line.substring(4, eq).strip(), line.substring(eq + 1).strip());
-      }
-    }
-    return environment;
   }
 
   /**
@@ -268,13 +237,13 @@ final class LocalStack implements Toolgate {
         + " (seed 000's ToolPolicy, compressed: " + COMPRESSION + ")");
     replicas.forEach(r -> facts.put(r.name() + " ready after", r.readyMillis()
         + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options and environment, no class-data archive)"));
-    replicas.forEach(r -> facts.put(r.name() + " resident memory now", r.process().residentKib() / 1024 + " MiB"));
+    replicas.forEach(r -> facts.put(r.name() + " resident memory now", Math.round(r.process().residentMib()) + " MiB"));
     return facts;
   }
 
   @Override
   public String approve(String tool, String argumentsJson) throws Exception {
-    return JavaProcess.run(logs, "approve", List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
+    return LocalProcess.runJava(logs, "approve", List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
         "approve", "--key-file", approvalKey.toString(), "--tool", tool, "--arguments", argumentsJson,
         "--approver", "e2e-operator")).strip();
   }
@@ -283,7 +252,7 @@ final class LocalStack implements Toolgate {
   public List<JsonNode> events() throws IOException {
     List<JsonNode> events = new ArrayList<>();
     for (Replica replica : replicas) {
-      for (String line : Files.readAllLines(replica.process().stdout)) {
+      for (String line : Files.readAllLines(replica.process().stdout())) {
         if (line.startsWith("{")) {
           ObjectNode event = (ObjectNode) JSON.readTree(line);
           event.put("replica", replica.name());
@@ -292,15 +261,6 @@ final class LocalStack implements Toolgate {
       }
     }
     return events;
-  }
-
-  private static boolean listening(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   private static void deleteTree(Path dir) throws IOException {

@@ -1,0 +1,133 @@
+package dev.toolgate.e2e.support;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * A process started on this machine, its output in files, its CPU time and resident memory read from
+ * /proc (with its children's), stopped and waited for on close.
+ */
+public final class LocalProcess implements AutoCloseable {
+
+  /** The JVM running this code: every Java process is started with the same one. */
+  public static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+  private static final double TICKS_PER_SECOND = 100.0;
+  private static final AtomicLong RUNS = new AtomicLong();
+
+  private final String name;
+  private final Path stdout;
+  private final Path stderr;
+  private final Process process;
+
+  private LocalProcess(String name, Path stdout, Path stderr, Process process) {
+    this.name = name;
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.process = process;
+  }
+
+  public static LocalProcess start(String name, Path logs, List<String> command, Map<String, String> environment)
+      throws IOException {
+    Files.createDirectories(logs);
+    Path out = logs.resolve(name + ".out");
+    Path err = logs.resolve(name + ".err");
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    return new LocalProcess(name, out, err, builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start());
+  }
+
+  public static LocalProcess java(String name, Path logs, List<String> arguments, Map<String, String> environment)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(JAVA);
+    command.addAll(arguments);
+    return start(name, logs, command, environment);
+  }
+
+  public static LocalProcess java(String name, Path logs, List<String> arguments) throws IOException {
+    return java(name, logs, arguments, Map.of());
+  }
+
+  /** Runs a short Java command to completion and returns its stdout; fails with its stderr otherwise. */
+  public static String runJava(Path logs, String name, List<String> arguments) throws IOException, InterruptedException {
+    LocalProcess p = java(name + "-" + RUNS.incrementAndGet(), logs, arguments);
+    if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
+      p.close();
+      throw new IllegalStateException(name + " did not finish within 120 s");
+    }
+    if (p.process.exitValue() != 0) {
+      throw new IllegalStateException(name + " exited with " + p.process.exitValue() + ": " + Files.readString(p.stderr));
+    }
+    return Files.readString(p.stdout);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Path stdout() {
+    return stdout;
+  }
+
+  public Path stderr() {
+    return stderr;
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  private Stream<ProcessHandle> tree() {
+    return Stream.concat(Stream.of(process.toHandle()), process.toHandle().descendants());
+  }
+
+  /** CPU seconds (user + system) used so far by the process and its children. */
+  public double cpuSeconds() {
+    return tree().mapToLong(h -> {
+      try {
+        String stat = Files.readString(Path.of("/proc/" + h.pid() + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+      } catch (IOException | RuntimeException e) {
+        return 0;
+      }
+    }).sum() / TICKS_PER_SECOND;
+  }
+
+  /** Resident memory of the process and its children, in MiB (0 where /proc is not there). */
+  public double residentMib() {
+    return tree().mapToLong(h -> {
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc/" + h.pid() + "/status"))) {
+          if (line.startsWith("VmRSS:")) {
+            return Long.parseLong(line.replaceAll("[^0-9]", ""));
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        return 0;
+      }
+      return 0;
+    }).sum() / 1024.0;
+  }
+
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroy);
+    process.destroy();
+    try {
+      if (!process.waitFor(15, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+}
