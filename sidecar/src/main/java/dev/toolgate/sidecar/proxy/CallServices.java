@@ -15,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.Promise;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 
 /** What every tool call uses: shared, long-lived, thread-safe. */
@@ -29,10 +30,16 @@ record CallServices(
     UsedApprovals usedApprovals,
     IntentRegistry intents,
     Map<String, Promise<JsonObject>> sharedCalls,
-    RetryBudget retryBudget,
+    AtomicReference<RetryBudget> retryBudgetInForce,
     DoubleSupplier random,
     Breakers breakers,
     QuotaStore quotas,
     LastKnownResults lastKnown,
     SessionAudit audit,
-    WebhookNotifier notifier) {}
+    WebhookNotifier notifier) {
+
+  /** The sidecar-wide retry budget of the configuration in force (a reload with new limits starts a new one). */
+  RetryBudget retryBudget() {
+    return retryBudgetInForce.get();
+  }
+}

@@ -16,6 +16,7 @@ import dev.toolgate.sidecar.state.Stores;
 import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.UsedApprovals;
 import java.time.Clock;
+import dev.toolgate.policy.model.RetryBudgetPolicy;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,6 +63,9 @@ public final class Proxy {
     IdRegistry ids = new IdRegistry();
     IntentRegistry intents = new IntentRegistry();
     var budget = initial.loaded().config().policy().retryBudget();
+    this.retryBudgetPolicy = budget;
+    this.retryBudget = new AtomicReference<>(
+        new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()));
     this.breakers = new Breakers((name, t) -> {
       metrics.breakerTransition(name, t.to().wireName());
       LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
@@ -78,7 +82,7 @@ public final class Proxy {
             new UsedApprovals(),
             intents,
             new ConcurrentHashMap<>(),
-            new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()),
+            retryBudget,
             () -> ThreadLocalRandom.current().nextDouble(),
             breakers,
             stores.quotas(),
@@ -102,6 +106,8 @@ public final class Proxy {
   }
 
   private final Breakers breakers;
+  private final AtomicReference<RetryBudget> retryBudget;
+  private volatile RetryBudgetPolicy retryBudgetPolicy;
 
   /** Gauges per breaker name, reading whichever breaker a reload put in place. */
   private void publishBreakerMetrics(ToolgateMetrics metrics, String name, Clock clock) {
@@ -131,8 +137,15 @@ public final class Proxy {
   }
 
   public void apply(Routing next) {
+    var budget = next.loaded().config().policy().retryBudget();
+    if (!budget.equals(retryBudgetPolicy)) {
+      // New limits take effect at once; the window's counts start afresh with them.
+      retryBudget.set(new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()));
+      retryBudgetPolicy = budget;
+    }
     routing.set(next);
   }
+
 
   public Future<Void> close() {
     vertx.cancelTimer(expiryTimer);
