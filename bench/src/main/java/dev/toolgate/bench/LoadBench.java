@@ -103,9 +103,12 @@ public final class LoadBench {
     }
   }
 
+  /** One client for every readiness poll (each HttpClient owns a selector thread). */
+  private static final HttpClient PROBE = HttpClient.newHttpClient();
+
   private static boolean ok(String url) {
     try {
-      return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
+      return PROBE.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2))
           .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
     } catch (Exception e) {
       return false;
@@ -118,7 +121,6 @@ public final class LoadBench {
       if (System.nanoTime() > deadline || (process != null && !process.alive())) {
         throw new IllegalStateException(what + " did not come up (see bench/target/load/logs)");
       }
-      Thread.onSpinWait();
       Thread.sleep(10); // polling a child process's port: no event to wait on
     }
   }
@@ -144,7 +146,7 @@ public final class LoadBench {
         "--port", Integer.toString(backendPort))));
     String backendUrl = "http://127.0.0.1:" + backendPort;
     waitFor("the demo backend", () -> ok(backendUrl + "/ledger"), backend);
-    HttpClient http = HttpClient.newHttpClient();
+    HttpClient http = PROBE;
     http.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
         .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + serviceMs + "}")).build(), HttpResponse.BodyHandlers.discarding());
 

@@ -123,9 +123,12 @@ class ImageRecipesIT {
     entrypoint.add(1, "-Xshare:on");
     entrypoint.addAll(List.of("--config", config.toString(), "--exit-when-ready"));
     LocalProcess.runJava(app, "cds-start", entrypoint);
-    assertThat(Files.readString(app.resolve(Files.list(app).map(p -> p.getFileName().toString())
-        .filter(n -> n.startsWith("cds-start") && n.endsWith(".err")).findFirst().orElseThrow())))
-        .contains("ready; exiting as asked");
+    Path log;
+    try (var files = Files.list(app)) {
+      log = files.filter(p -> p.getFileName().toString().startsWith("cds-start")
+          && p.getFileName().toString().endsWith(".err")).findFirst().orElseThrow();
+    }
+    assertThat(Files.readString(log)).contains("ready; exiting as asked");
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.toolgate.sidecar.state.Stores;
 import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.UsedApprovals;
 import java.time.Clock;
+import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.RetryBudgetPolicy;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -62,10 +63,7 @@ public final class Proxy {
                 .build());
     IdRegistry ids = new IdRegistry();
     IntentRegistry intents = new IntentRegistry();
-    var budget = initial.loaded().config().policy().retryBudget();
-    this.retryBudgetPolicy = budget;
-    this.retryBudget = new AtomicReference<>(
-        new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()));
+    this.retryBudget = new AtomicReference<>(retryBudgetOf(initial));
     this.breakers = new Breakers((name, t) -> {
       metrics.breakerTransition(name, t.to().wireName());
       LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
@@ -107,7 +105,6 @@ public final class Proxy {
 
   private final Breakers breakers;
   private final AtomicReference<RetryBudget> retryBudget;
-  private volatile RetryBudgetPolicy retryBudgetPolicy;
 
   /** Gauges per breaker name, reading whichever breaker a reload put in place. */
   private void publishBreakerMetrics(ToolgateMetrics metrics, String name, Clock clock) {
@@ -137,13 +134,20 @@ public final class Proxy {
   }
 
   public void apply(Routing next) {
-    var budget = next.loaded().config().policy().retryBudget();
-    if (!budget.equals(retryBudgetPolicy)) {
+    Routing previous = routing.getAndSet(next);
+    if (!policyOf(next).retryBudget().equals(policyOf(previous).retryBudget())) {
       // New limits take effect at once; the window's counts start afresh with them.
-      retryBudget.set(new RetryBudget(budget.ratio(), budget.minRetriesPerSecond(), budget.windowSeconds()));
-      retryBudgetPolicy = budget;
+      retryBudget.set(retryBudgetOf(next));
     }
-    routing.set(next);
+  }
+
+  private static Policy policyOf(Routing routing) {
+    return routing.loaded().config().policy();
+  }
+
+  private static RetryBudget retryBudgetOf(Routing routing) {
+    RetryBudgetPolicy limits = policyOf(routing).retryBudget();
+    return new RetryBudget(limits.ratio(), limits.minRetriesPerSecond(), limits.windowSeconds());
   }
 
 
