@@ -88,6 +88,7 @@ final class SidecarImpl implements Sidecar {
   private Future<Void> startWith(LoadedConfig loaded) {
     proxy = Proxy.create(vertx, Routing.of(loaded), options.events(), metrics, options.clock(), stores);
     metrics.configRevision(loaded.config().revision());
+    metrics.eventsDropped(options.events()::dropped);
     reloader =
         new ConfigReloader(
             vertx,
@@ -206,6 +207,10 @@ final class SidecarImpl implements Sidecar {
     return Future.all(server, adminClosed, client)
         .compose(v -> hazelcast == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           hazelcast.shutdown();
+          return null;
+        }))
+        .eventually(() -> vertx.executeBlocking(() -> {
+          options.events().close();
           return null;
         }))
         .mapEmpty();

@@ -1,6 +1,8 @@
 package dev.toolgate.sidecar;
 
 import dev.toolgate.sidecar.evidence.EventSink;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -14,7 +16,9 @@ import java.time.Clock;
 public record SidecarOptions(Path configFile, EventSink events, Clock clock) {
 
   public static SidecarOptions of(Path configFile) {
-    return new SidecarOptions(configFile, EventSink.jsonLines(System.out), Clock.systemUTC());
+    // The descriptor itself, not System.out: a PrintStream hides write errors, the sink counts them.
+    return new SidecarOptions(configFile, EventSink.jsonLines(new FileOutputStream(FileDescriptor.out)),
+        Clock.systemUTC());
   }
 
   public SidecarOptions withEvents(EventSink sink) {

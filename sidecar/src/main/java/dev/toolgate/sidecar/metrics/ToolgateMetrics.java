@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The sidecar's Prometheus metrics. Names start with {@code toolgate_}; labels carry only names the
@@ -36,6 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
  *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
  *   <li>{@code toolgate_config_revision}: the revision of the policy in force
+ *   <li>{@code toolgate_events_dropped_total}: attempt events lost because stdout could not keep up
  * </ul>
  */
 public final class ToolgateMetrics {
@@ -146,6 +149,13 @@ public final class ToolgateMetrics {
   }
 
   /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
+  /** Attempt events the sink could not write (its output too slow or failing). */
+  public void eventsDropped(LongSupplier dropped) {
+    FunctionCounter.builder("toolgate.events.dropped", dropped, d -> d.getAsLong())
+        .description("Attempt events lost because stdout could not keep up or failed")
+        .register(registry);
+  }
+
   public void sharedState(java.util.function.Supplier<Number> up) {
     Gauge.builder("toolgate.shared.state.up", up)
         .description("1 when the shared state answers, 0 when serving on local state")
