@@ -22,10 +22,8 @@ public final class IntentFingerprint {
   }
 
   /** The same fingerprint from the arguments' canonical text ({@link CanonicalJson#of}), already made. */
-  public static String ofCanonical(String sessionKey, String tool, String canonicalArguments) {
-    return Hashes.sha256(new StringBuilder(canonicalArguments.length() + 64)
-        .append(sessionKey == null ? "" : sessionKey).append('\n').append(tool).append('\n')
-        .append(canonicalArguments));
+  public static String ofCanonical(String sessionKey, String tool, CharSequence canonicalArguments) {
+    return Hashes.sha256(sessionKey == null ? "" : sessionKey, "\n", tool, "\n", canonicalArguments);
   }
 
   /** The intent id derived for a fingerprint first seen at {@code firstSeenMs}. */

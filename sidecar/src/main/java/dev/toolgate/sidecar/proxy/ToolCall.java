@@ -43,6 +43,9 @@ final class ToolCall {
 
   /** Shadow mode's only bound: a safety net, not a policy. */
   static final long SHADOW_CEILING_MS = 600_000;
+  /** Per event-loop thread; a buffer grown past this by huge arguments is not kept. */
+  private static final ThreadLocal<StringBuilder> CANONICAL_SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(4096));
+  private static final int MAX_KEPT_SCRATCH = 64 * 1024;
 
   private final CallServices s;
   private final HttpServerRequest req;
@@ -91,12 +94,18 @@ final class ToolCall {
     }
     this.sessionKey = session == null ? "pod" : session;
     long now = s.clock().millis();
-    // One canonical text of the arguments per call, for every hash derived from them.
-    String canonicalArguments = CanonicalJson.of(args);
+    // One canonical text of the arguments per call, for every hash derived from them, written in
+    // this thread's scratch buffer: only the hashes outlive the constructor.
+    StringBuilder canonicalArguments = CANONICAL_SCRATCH.get();
+    canonicalArguments.setLength(0);
+    CanonicalJson.appendTo(args, canonicalArguments);
     this.argumentsHash = Hashes.sha256(canonicalArguments);
     String given = identity(ToolCallContext.META_INTENT_ID, ToolCallContext.HEADER_INTENT_ID);
     this.intentId = given != null ? given : s.intents().intentFor(
         IntentFingerprint.ofCanonical(sessionKey, tool, canonicalArguments), now, policy.intentWindowSeconds() * 1000L);
+    if (canonicalArguments.capacity() > MAX_KEPT_SCRATCH) {
+      CANONICAL_SCRATCH.remove();
+    }
     this.budget = CallBudget.plan(policy.budget(), agentRemainingMs(), now);
     this.gate = new BreakerGate(s, rule, upstream, upstream + "/" + tool + "/" + argumentsHash,
         2 * policy.budget().transportMs());
