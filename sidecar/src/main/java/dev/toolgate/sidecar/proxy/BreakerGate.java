@@ -154,10 +154,11 @@ final class BreakerGate {
       LastKnownResults.Known known = s.lastKnown().get(lastKnownKey);
       if (known != null) {
         long ageMs = s.clock().millis() - known.at().toEpochMilli();
+        JsonObject result = known.result();
         details.put("fallback", new JsonObject().put("evidence", "cached").put("lastKnownAt", known.at().toString())
-            .put("ageMs", ageMs).put("result", known.result()));
+            .put("ageMs", ageMs).put("result", result));
         sentence += " This is CACHED data from " + known.at() + " (" + ageMs / 1000 + " s old), not fresh: "
-            + text(known.result());
+            + text(result);
       } else {
         details.put("fallback", new JsonObject().put("evidence", "none"));
         sentence += " There is no evidence of the current state: no earlier result is known.";

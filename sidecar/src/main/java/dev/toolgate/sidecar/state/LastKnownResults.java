@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.state;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -7,14 +8,21 @@ import java.util.Map;
 
 /**
  * The last successful result per tool and arguments, for the read-only degraded answer of an open
- * breaker. Bounded: the least recently used entries go first.
+ * breaker. Bounded: the least recently used entries go first. Results are kept encoded (a few
+ * times smaller than a tree of maps, and one array for the collector instead of a graph) and
+ * decoded only when a fallback is served.
  */
 public final class LastKnownResults {
 
   public static final int DEFAULT_CAPACITY = 10_000;
 
   /** A result and when it was fresh. */
-  public record Known(JsonObject result, Instant at) {}
+  public record Known(byte[] encoded, Instant at) {
+    /** A fresh copy of the result. */
+    public JsonObject result() {
+      return new JsonObject(Buffer.buffer(encoded));
+    }
+  }
 
   private final Map<String, Known> results;
 
@@ -29,8 +37,11 @@ public final class LastKnownResults {
     };
   }
 
-  public synchronized void remember(String key, JsonObject result, Instant at) {
-    results.put(key, new Known(result.copy(), at));
+  public void remember(String key, JsonObject result, Instant at) {
+    Known known = new Known(result.toBuffer().getBytes(), at);
+    synchronized (this) {
+      results.put(key, known);
+    }
   }
 
   public synchronized Known get(String key) {
