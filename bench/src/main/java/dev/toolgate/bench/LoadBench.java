@@ -41,16 +41,21 @@ import org.HdrHistogram.Histogram;
 public final class LoadBench {
 
   static final String USAGE = """
-      Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--in-flight 64]
-                       [--service-ms 1] [--starts 5] [--targets LIST]
+      Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--settle 3]
+                       [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--compare DIR]
         --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
-        --seconds N      measured seconds per target and rate, and for saturation (default 10)
-        --warmup N       warm-up seconds per target before measuring (default 5)
+        --seconds N      measured seconds per target and rate, taken as one-second slices round-robin
+                         over the targets, and the seconds of each saturation run (default 10)
+        --warmup N       warm-up seconds per target before the first run, at 1,000 calls/s (default 5)
+        --settle N       seconds of each rate's load per target before its slices, and before each
+                         saturation run, not counted: a target that sat idle does not start cold (default 3)
         --in-flight N    concurrent calls at saturation (default 64)
         --service-ms N   the backend's service time per call (default 1)
         --starts N       sidecar starts timed for time-to-ready (default 5)
         --targets LIST   which of direct,nginx,pass-through,full to load (default all; direct is the
                          baseline of the deltas and always runs)
+        --compare DIR    also load the sidecar targets of another checkout, built (its jar, JVM options,
+                         image environment and archive), in the same slices: a before/after in one run
       """;
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -61,7 +66,75 @@ public final class LoadBench {
   private final Path logs;
   private final List<LocalProcess> processes = new ArrayList<>();
 
-  record Target(String name, String url, LocalProcess process) {}
+  /** Where calls go; a sidecar also has its admin port, whose metrics say how much it allocates. */
+  record Target(String name, String url, LocalProcess process, String metricsUrl) {
+    Target(String name, String url, LocalProcess process) {
+      this(name, url, process, null);
+    }
+
+    /**
+     * The sidecar JVM's bytes allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted
+     * at each young GC) and its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}).
+     */
+    double[] allocatedBytesAndGcMillis() {
+      if (metricsUrl == null) {
+        return new double[2];
+      }
+      try {
+        String body = PROBE.send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        return new double[] {sum(body, "jvm_gc_memory_allocated_bytes_total"), 1000 * sum(body, "jvm_gc_pause_seconds_sum")};
+      } catch (IOException e) {
+        return new double[2];
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new double[2];
+      }
+    }
+
+    private static double sum(String scrape, String metric) {
+      return scrape.lines().filter(l -> l.startsWith(metric + "{") || l.startsWith(metric + " "))
+          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+  }
+
+  /** A built checkout's sidecar: its jar, JVM options and image environment, and the archive trained with them. */
+  private record SidecarBuild(String suffix, Path root, Path archive) {
+    Path jar() {
+      return root.resolve("sidecar/target/toolgate-sidecar.jar");
+    }
+
+    Path jvmOptions() {
+      return root.resolve("sidecar/src/main/jvm/jvm.options");
+    }
+  }
+
+  /** A target's slices of one rate, added up; resident memory is the largest seen. */
+  private static final class Measured {
+    final Histogram latencyMicros = new Histogram(60_000_000L, 3);
+    long failed;
+    double seconds;
+    double cpuSeconds;
+    long generatorGcMillis;
+    double residentMib;
+    double anonymousMib;
+    double allocatedBytes;
+    double gcMillis;
+
+    void add(LoadGenerator.Result r, double cpu, long generatorGc, LocalProcess process, double[] before, double[] after) {
+      allocatedBytes += after[0] - before[0];
+      gcMillis += after[1] - before[1];
+      latencyMicros.add(r.latencyMicros());
+      failed += r.failed();
+      seconds += r.seconds();
+      cpuSeconds += cpu;
+      generatorGcMillis += generatorGc;
+      if (process != null) {
+        residentMib = Math.max(residentMib, process.residentMib());
+        anonymousMib = Math.max(anonymousMib, process.anonymousMib());
+      }
+    }
+  }
 
   private LoadBench(Path root) throws IOException {
     this.root = root;
@@ -72,8 +145,9 @@ public final class LoadBench {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new LinkedHashMap<>(Map.of("--rates", "500,1000,2000", "--seconds", "10",
-        "--warmup", "5", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
+        "--warmup", "5", "--settle", "3", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
     options.put("--targets", "direct,nginx,pass-through,full");
+    options.put("--compare", "");
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.print(USAGE);
@@ -89,8 +163,9 @@ public final class LoadBench {
     LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize());
     try {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
-          Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
-          Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")));
+          Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
+          Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")),
+          options.get("--compare").isEmpty() ? null : Path.of(options.get("--compare")).toAbsolutePath().normalize());
     } finally {
       bench.processes.forEach(LocalProcess::close);
     }
@@ -138,8 +213,8 @@ public final class LoadBench {
     return p;
   }
 
-  private void run(int[] rates, int seconds, int warmup, int inFlight, int serviceMs, int starts, List<String> only)
-      throws Exception {
+  private void run(int[] rates, int seconds, int warmup, int settle, int inFlight, int serviceMs, int starts,
+      List<String> only, Path compare) throws Exception {
     int backendPort = freePort();
     LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
@@ -152,18 +227,23 @@ public final class LoadBench {
 
     int hazelcastPort = freePort();
     startHazelcast(hazelcastPort);
-    Path archive = trainClassDataArchive();
+    List<SidecarBuild> builds = new ArrayList<>(List.of(build("", root)));
+    if (compare != null) {
+      builds.add(build(" (" + compare.getFileName() + ")", compare));
+    }
 
     List<Target> targets = new ArrayList<>();
     targets.add(new Target("direct", backendUrl + "/mcp", null));
     if (only.contains("nginx")) {
       targets.add(startNginx(backendPort));
     }
-    if (only.contains("pass-through")) {
-      targets.add(startSidecar("sidecar pass-through", passThrough(backendUrl), archive));
-    }
-    if (only.contains("full")) {
-      targets.add(startSidecar("sidecar full policy", fullPolicy(backendUrl, hazelcastPort), archive));
+    for (SidecarBuild b : builds) {
+      if (only.contains("pass-through")) {
+        targets.add(startSidecar("pass-through" + b.suffix(), passThrough(backendUrl), b));
+      }
+      if (only.contains("full")) {
+        targets.add(startSidecar("full policy" + b.suffix(), fullPolicy(backendUrl, hazelcastPort), b));
+      }
     }
 
     String arguments = "{\"job_id\":\"j1\",\"note\":\"" + "x".repeat(1000) + "\"}";
@@ -174,40 +254,60 @@ public final class LoadBench {
     for (Target t : targets) {
       generators.put(t, new LoadGenerator(vertx, t.url(), initialize(http, t.url()), body, 256));
     }
-    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d s per run after"
-        + " %d s warm-up per target; latency from when each call was due (open loop)%n",
-        Runtime.getRuntime().availableProcessors(), serviceMs, seconds, warmup);
+    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d s warm-up per target,"
+        + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop)%n",
+        Runtime.getRuntime().availableProcessors(), serviceMs, warmup, settle, seconds);
     for (LoadGenerator g : generators.values()) {
       g.fixedRate(1000, warmup);
     }
     for (int rate : rates) {
-      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %10s %8s %7s %9s%n", rate,
-          "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "cpu/1k/s", "rss MiB", "errors",
-          "load gc ms");
+      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %10s %8s %8s %10s %7s %7s %9s%n",
+          rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "cpu/1k/s", "rss MiB", "anon MiB",
+          "KiB/call", "gc ms", "errors", "load gc ms");
+      for (LoadGenerator g : generators.values()) {
+        g.fixedRate(rate, settle);
+      }
+      // One-second slices, round-robin over the targets: whatever else the machine does during the
+      // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
+      Map<Target, Measured> measured = new LinkedHashMap<>();
+      generators.keySet().forEach(t -> measured.put(t, new Measured()));
+      for (int slice = 0; slice < seconds; slice++) {
+        for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
+          Target t = e.getKey();
+          double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
+          long gc = generatorGcMillis();
+          double[] jvm = t.allocatedBytesAndGcMillis();
+          LoadGenerator.Result r = e.getValue().fixedRate(rate, 1);
+          measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
+              t.process(), jvm, t.allocatedBytesAndGcMillis());
+        }
+      }
       Histogram direct = null;
-      for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
+      for (Map.Entry<Target, Measured> e : measured.entrySet()) {
         Target t = e.getKey();
-        double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
-        long gc = generatorGcMillis();
-        LoadGenerator.Result r = e.getValue().fixedRate(rate, seconds);
-        gc = generatorGcMillis() - gc;
-        double cpuPerThousand = t.process() == null ? Double.NaN
-            : (t.process().cpuSeconds() - cpu) / r.seconds() / (rate / 1000.0);
-        Histogram h = r.latencyMicros();
+        Measured m = e.getValue();
+        Histogram h = m.latencyMicros;
         if (direct == null) {
           direct = h;
         }
-        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %10s %8s %7d %9d%n", t.name(),
+        double cpuPerThousand = m.cpuSeconds / m.seconds / (rate / 1000.0);
+        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %10s %8s %8s %10s %7s %7d %9d%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
             ms(h, 99.9) - ms(direct, 99.9),
-            Double.isNaN(cpuPerThousand) ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
-            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", t.process().residentMib()), r.failed(), gc);
+            t.process() == null ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
+            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.residentMib),
+            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.anonymousMib),
+            t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.1f",
+                m.allocatedBytes / 1024.0 / Math.max(1, m.latencyMicros.getTotalCount())),
+            t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.gcMillis),
+            m.failed, m.generatorGcMillis);
       }
     }
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d s)%n%-22s %10s %10s %10s%n", inFlight, seconds,
         "target", "calls/s", "vs nginx", "p99 ms");
     Map<String, Double> saturation = new LinkedHashMap<>();
     for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
+      e.getValue().saturate(inFlight, settle);
       LoadGenerator.Result r = e.getValue().saturate(inFlight, seconds);
       saturation.put(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f%n", e.getKey().name(), r.throughput(),
@@ -216,7 +316,7 @@ public final class LoadBench {
     }
     generators.values().forEach(LoadGenerator::close);
     vertx.close();
-    timeToReady(starts, archive);
+    timeToReady(starts, builds.get(0));
   }
 
   /** GC time of this JVM (the load generator): its pauses delay calls and show in every target's tail. */
@@ -287,32 +387,30 @@ public final class LoadBench {
     return new Target("nginx", url + "/mcp", process);
   }
 
-  /** The image's class-data sharing archive, recorded the way sidecar/Dockerfile does. */
-  private Path trainClassDataArchive() throws Exception {
-    Path config = work.resolve("cds-training.yaml");
-    String yaml = Files.readString(root.resolve("sidecar/src/main/jvm/cds-training.yaml"));
+  /** A checkout's sidecar with the image's class-data sharing archive, recorded the way sidecar/Dockerfile does. */
+  private SidecarBuild build(String suffix, Path checkout) throws Exception {
+    if (!Files.isRegularFile(checkout.resolve("sidecar/target/toolgate-sidecar.jar"))) {
+      throw new IllegalStateException(checkout + "/sidecar/target/toolgate-sidecar.jar is missing: build that checkout"
+          + " first (./mvnw -B -q -DskipTests package)");
+    }
+    String name = suffix.isEmpty() ? "toolgate-sidecar" : "toolgate-sidecar-compared";
+    Path config = work.resolve(name + "-cds-training.yaml");
+    String yaml = Files.readString(checkout.resolve("sidecar/src/main/jvm/cds-training.yaml"));
     for (String port : List.of("15000", "15020", "5701")) {
       yaml = yaml.replace("port: " + port, "port: " + freePort());
     }
     Files.writeString(config, yaml);
-    Path archive = work.resolve("toolgate-sidecar.jsa");
+    Path archive = work.resolve(name + ".jsa");
     Files.deleteIfExists(archive);
-    LocalProcess.runJava(logs, "cds-training", List.of("@" + jvmOptions(),
-        "-XX:ArchiveClassesAtExit=" + archive, "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
+    SidecarBuild build = new SidecarBuild(suffix, checkout, archive);
+    LocalProcess.runJava(logs, name + "-cds-training", List.of("@" + build.jvmOptions(),
+        "-XX:ArchiveClassesAtExit=" + archive, "-jar", build.jar().toString(),
         "--config", config.toString(), "--exit-when-ready"));
-    return archive;
-  }
-
-  private Map<String, String> imageEnvironment() throws IOException {
-    return SidecarImage.environment(root);
-  }
-
-  private Path jvmOptions() {
-    return root.resolve("sidecar/src/main/jvm/jvm.options");
+    return build;
   }
 
   private Path passThrough(String backendUrl) throws Exception {
-    Path config = work.resolve("pass-through.yaml");
+    Path config = Files.createTempFile(work, "pass-through-", ".yaml");
     Files.writeString(config, """
         listen: {host: 127.0.0.1, port: %d}
         admin: {host: 127.0.0.1, port: %d}
@@ -342,34 +440,37 @@ public final class LoadBench {
     ObjectNode quotas = (ObjectNode) doc.get("quotas");
     quotas.putObject("perSession").put("read", 1_000_000_000).put("write", 1_000_000_000);
     quotas.put("ratePerMinute", 1_000_000_000);
-    Path config = work.resolve("full-policy.yaml");
+    Path config = Files.createTempFile(work, "full-policy-", ".yaml");
     YAML.writeValue(config.toFile(), doc);
     return config;
   }
 
-  private Target startSidecar(String name, Path config, Path archive) throws Exception {
+  private Target startSidecar(String name, Path config, SidecarBuild build) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
     int mcp = doc.get("listen").get("port").asInt();
     int admin = doc.get("admin").get("port").asInt();
-    List<String> args = new ArrayList<>(List.of("@" + jvmOptions(), "-XX:SharedArchiveFile=" + archive));
+    List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions(), "-XX:SharedArchiveFile=" + build.archive()));
     // Extra flags for a profiling run, e.g. -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename=x.jfr
     String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
     if (!extra.isBlank()) {
       args.addAll(Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
     }
-    args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
-    LocalProcess process = keep(LocalProcess.java(name.replace(' ', '-'), logs, args, imageEnvironment()));
+    args.addAll(List.of("-jar", build.jar().toString(), "--config", config.toString()));
+    LocalProcess process = keep(LocalProcess.java(name.replaceAll("[^a-zA-Z0-9.-]+", "-"), logs, args,
+        SidecarImage.environment(build.root())));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
-    return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process);
+    return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process,
+        "http://127.0.0.1:" + admin + "/metrics");
   }
 
   /** Process start to /readyz 200, embedded shared state (the demo configuration), median of N starts. */
-  private void timeToReady(int starts, Path archive) throws Exception {
+  private void timeToReady(int starts, SidecarBuild build) throws Exception {
     System.out.printf(Locale.ROOT, "%ntime to ready (process start to /readyz 200, embedded Hazelcast member, %d starts)%n",
         starts);
     for (boolean withArchive : new boolean[] {false, true}) {
       long[] millis = new long[starts];
       double rss = 0;
+      double anon = 0;
       for (int i = 0; i < starts; i++) {
         ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
         int admin = freePort();
@@ -379,22 +480,23 @@ public final class LoadBench {
         doc.putObject("approvals").put("keyFile", work.resolve("approval.key").toString());
         Path config = work.resolve("ready.yaml");
         YAML.writeValue(config.toFile(), doc);
-        List<String> args = new ArrayList<>(List.of("@" + jvmOptions()));
+        List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions()));
         if (withArchive) {
-          args.add("-XX:SharedArchiveFile=" + archive);
+          args.add("-XX:SharedArchiveFile=" + build.archive());
         }
-        args.addAll(List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()));
+        args.addAll(List.of("-jar", build.jar().toString(), "--config", config.toString()));
         long start = System.nanoTime();
-        try (LocalProcess p = LocalProcess.java("ready-" + i, logs, args, imageEnvironment())) {
+        try (LocalProcess p = LocalProcess.java("ready-" + i, logs, args, SidecarImage.environment(build.root()))) {
           waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
           millis[i] = (System.nanoTime() - start) / 1_000_000;
           rss = Math.max(rss, p.residentMib());
+          anon = Math.max(anon, p.anonymousMib());
         }
       }
       Arrays.sort(millis);
-      System.out.printf(Locale.ROOT, "  %-32s median %5d ms (min %d, max %d); rss when ready %.0f MiB%n",
+      System.out.printf(Locale.ROOT, "  %-32s median %5d ms (min %d, max %d); when ready rss %.0f MiB, anon %.0f MiB%n",
           withArchive ? "with the class-data archive" : "without class-data archive",
-          millis[starts / 2], millis[0], millis[starts - 1], rss);
+          millis[starts / 2], millis[0], millis[starts - 1], rss, anon);
     }
   }
 }

@@ -103,10 +103,22 @@ public final class LocalProcess implements AutoCloseable {
 
   /** Resident memory of the process and its children, in MiB (0 where /proc is not there). */
   public double residentMib() {
+    return statusKib("VmRSS:") / 1024.0;
+  }
+
+  /**
+   * The anonymous part of {@link #residentMib()}: memory private to the process (heap, stacks,
+   * written pages), as opposed to pages of files that every process mapping them shares.
+   */
+  public double anonymousMib() {
+    return statusKib("RssAnon:") / 1024.0;
+  }
+
+  private long statusKib(String field) {
     return tree().mapToLong(h -> {
       try {
         for (String line : Files.readAllLines(Path.of("/proc/" + h.pid() + "/status"))) {
-          if (line.startsWith("VmRSS:")) {
+          if (line.startsWith(field)) {
             return Long.parseLong(line.replaceAll("[^0-9]", ""));
           }
         }
@@ -114,7 +126,7 @@ public final class LocalProcess implements AutoCloseable {
         return 0;
       }
       return 0;
-    }).sum() / 1024.0;
+    }).sum();
   }
 
   @Override
