@@ -44,6 +44,9 @@ public final class SharedState {
     config.getMapConfig(HazelcastQuotaStore.SESSIONS).setMaxIdleSeconds(2 * 3600).setBackupCount(1);
     config.getMapConfig(HazelcastQuotaStore.AGENTS).setMaxIdleSeconds(2 * 3600).setBackupCount(1);
     config.getMapConfig(HazelcastIdempotencyStore.RECORDS).setBackupCount(1);
+    // Hazelcast's own metrics feed Management Center and JMX, neither of which a sidecar has: their
+    // collection costs start-up time (MBeans) and a thread every few seconds.
+    config.getMetricsConfig().setEnabled(false);
     return Hazelcast.newHazelcastInstance(config);
   }
 
@@ -56,6 +59,7 @@ public final class SharedState {
     config.setProperty("hazelcast.client.internal.executor.pool.size", "1");
     config.setProperty("hazelcast.client.io.input.thread.count", "1");
     config.setProperty("hazelcast.client.io.output.thread.count", "1");
+    config.getMetricsConfig().setEnabled(false);
     if (options.kubernetesServiceDns() != null) {
       config.getNetworkConfig().getKubernetesConfig().setEnabled(true)
           .setProperty("service-dns", options.kubernetesServiceDns().toLowerCase(Locale.ROOT));
