@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar.evidence;
 
-import io.vertx.core.json.JsonObject;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.time.Instant;
 
 /**
@@ -57,34 +58,42 @@ public record AttemptEvent(
     String wouldHave,
     String circuitState) {
 
-  public JsonObject toJson() {
-    JsonObject json =
-        new JsonObject()
-            .put("ts", timestamp.toString())
-            .put("event", "tool_attempt")
-            .put("correlationId", correlationId)
-            .put("conversationId", conversationId)
-            .put("intentId", intentId)
-            .put("sessionKey", sessionKey)
-            .put("tool", tool)
-            .put("upstream", upstream)
-            .put("attempt", attempt)
-            .put("upstreamRequestId", upstreamRequestId)
-            .put("result", result)
-            .put("httpStatus", httpStatus)
-            .put("durationMs", Math.round(durationMs * 1000) / 1000.0)
-            .put("timeoutLayer", timeoutLayer)
-            .put("backendOperationId", backendOperationId)
-            .put("policyRevision", policyRevision)
-            .put("configHash", configHash)
-            .put("mode", mode)
-            .put("decision", decision)
-            .put("retryReason", retryReason)
-            .put("idempotencyKey", idempotencyKey)
-            .put("reason", reason)
-            .put("wouldHave", wouldHave)
-            .put("circuitState", circuitState);
-    json.getMap().values().removeIf(v -> v == null);
-    return json;
+  /**
+   * Writes the event as one JSON object, absent fields left out. Streamed field by field: no map,
+   * no intermediate string (this runs once per attempt).
+   */
+  public void writeJson(JsonGenerator out) throws IOException {
+    out.writeStartObject();
+    out.writeStringField("ts", timestamp.toString());
+    out.writeStringField("event", "tool_attempt");
+    field(out, "correlationId", correlationId);
+    field(out, "conversationId", conversationId);
+    field(out, "intentId", intentId);
+    field(out, "sessionKey", sessionKey);
+    field(out, "tool", tool);
+    field(out, "upstream", upstream);
+    out.writeNumberField("attempt", attempt);
+    field(out, "upstreamRequestId", upstreamRequestId);
+    field(out, "result", result);
+    out.writeNumberField("httpStatus", httpStatus);
+    out.writeNumberField("durationMs", Math.round(durationMs * 1000) / 1000.0);
+    field(out, "timeoutLayer", timeoutLayer);
+    field(out, "backendOperationId", backendOperationId);
+    out.writeNumberField("policyRevision", policyRevision);
+    field(out, "configHash", configHash);
+    field(out, "mode", mode);
+    field(out, "decision", decision);
+    field(out, "retryReason", retryReason);
+    field(out, "idempotencyKey", idempotencyKey);
+    field(out, "reason", reason);
+    field(out, "wouldHave", wouldHave);
+    field(out, "circuitState", circuitState);
+    out.writeEndObject();
+  }
+
+  private static void field(JsonGenerator out, String name, String value) throws IOException {
+    if (value != null) {
+      out.writeStringField(name, value);
+    }
   }
 }

@@ -1,9 +1,13 @@
 package dev.toolgate.sidecar.evidence;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +35,7 @@ import org.slf4j.LoggerFactory;
 final class JsonLinesSink implements EventSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(JsonLinesSink.class);
+  private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
   private static final int BATCH = 256;
   private static final long LINGER_MS = 10;
   private static final long CLOSE_WAIT_MS = 2_000;
@@ -115,7 +120,11 @@ final class JsonLinesSink implements EventSink {
           .put("count", lost - reported).put("total", lost).encode());
     }
     for (Object item : batch) {
-      line(item instanceof AttemptEvent event ? event.toJson().encode() : (String) item);
+      if (item instanceof AttemptEvent event) {
+        event(event);
+      } else {
+        line((String) item);
+      }
     }
     try {
       chunk.writeTo(out);
@@ -133,6 +142,16 @@ final class JsonLinesSink implements EventSink {
     } finally {
       chunk.reset();
     }
+  }
+
+  private void event(AttemptEvent event) {
+    try (JsonGenerator out = JSON.createGenerator(chunk)) {
+      event.writeJson(out);
+    } catch (IOException e) {
+      // Writing into memory does not fail; a value Jackson refuses would be a bug, not an outage.
+      throw new UncheckedIOException(e);
+    }
+    chunk.write('\n');
   }
 
   private void line(String json) {

@@ -43,6 +43,12 @@ class JsonLinesSinkTest {
     assertThat(lines).extracting(l -> l.getString("event")).containsExactly("tool_attempt", "quota_block", "tool_attempt");
     assertThat(lines.get(0).getString("correlationId")).isEqualTo("c1");
     assertThat(lines.get(0).getString("ts")).isEqualTo("2026-11-30T08:00:00Z");
+    assertThat(lines.get(0).getInteger("attempt")).isEqualTo(1);
+    assertThat(lines.get(0).getInteger("httpStatus")).isEqualTo(200);
+    assertThat(lines.get(0).getDouble("durationMs")).isEqualTo(1.5);
+    assertThat(lines.get(0).getLong("policyRevision")).isEqualTo(3);
+    assertThat(lines.get(0).getString("circuitState")).isEqualTo("closed");
+    assertThat(lines.get(0).fieldNames()).as("absent fields are left out").doesNotContain("conversationId", "reason");
     assertThat(lines.get(2).getString("correlationId")).isEqualTo("c2");
     assertThat(sink.dropped()).isZero();
   }
