@@ -42,7 +42,8 @@ public final class LoadBench {
 
   static final String USAGE = """
       Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--settle 3]
-                       [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--compare DIR]
+                       [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--sessions 1]
+                       [--compare DIR]
         --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
         --seconds N      measured seconds per target and rate, taken as one-second slices round-robin
                          over the targets, and the seconds of each saturation run (default 10)
@@ -54,6 +55,8 @@ public final class LoadBench {
         --starts N       sidecar starts timed for time-to-ready (default 5)
         --targets LIST   which of direct,nginx,pass-through,full to load (default all; direct is the
                          baseline of the deltas and always runs)
+        --sessions N     MCP sessions per target, taken in turn by the calls (default 1: one busy session;
+                         more spreads the quota checks over as many shared counters)
         --compare DIR    also load the sidecar targets of another checkout, built (its jar, JVM options,
                          image environment and archive), in the same slices: a before/after in one run
       """;
@@ -148,6 +151,7 @@ public final class LoadBench {
         "--warmup", "5", "--settle", "3", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
     options.put("--targets", "direct,nginx,pass-through,full");
     options.put("--compare", "");
+    options.put("--sessions", "1");
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.print(USAGE);
@@ -160,11 +164,18 @@ public final class LoadBench {
       options.put(args[i], args[++i]);
     }
     int[] rates = Arrays.stream(options.get("--rates").split(",")).mapToInt(Integer::parseInt).toArray();
+    for (String positive : List.of("--seconds", "--in-flight", "--sessions", "--starts")) {
+      if (Integer.parseInt(options.get(positive)) < 1) {
+        System.err.print("error: " + positive + " must be at least 1, was " + options.get(positive) + "\n\n" + USAGE);
+        System.exit(2);
+      }
+    }
     LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize());
     try {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
           Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
           Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")),
+          Integer.parseInt(options.get("--sessions")),
           options.get("--compare").isEmpty() ? null : Path.of(options.get("--compare")).toAbsolutePath().normalize());
     } finally {
       bench.processes.forEach(LocalProcess::close);
@@ -214,7 +225,7 @@ public final class LoadBench {
   }
 
   private void run(int[] rates, int seconds, int warmup, int settle, int inFlight, int serviceMs, int starts,
-      List<String> only, Path compare) throws Exception {
+      List<String> only, int sessions, Path compare) throws Exception {
     int backendPort = freePort();
     LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
@@ -252,11 +263,16 @@ public final class LoadBench {
     Vertx vertx = Vertx.vertx();
     Map<Target, LoadGenerator> generators = new LinkedHashMap<>();
     for (Target t : targets) {
-      generators.put(t, new LoadGenerator(vertx, t.url(), initialize(http, t.url()), body, 256));
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < sessions; i++) {
+        ids.add(initialize(http, t.url()));
+      }
+      generators.put(t, new LoadGenerator(vertx, t.url(), ids, body, 256));
     }
-    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d s warm-up per target,"
+    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d MCP session(s) per target;"
+        + " %d s warm-up per target,"
         + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop)%n",
-        Runtime.getRuntime().availableProcessors(), serviceMs, warmup, settle, seconds);
+        Runtime.getRuntime().availableProcessors(), serviceMs, sessions, warmup, settle, seconds);
     for (LoadGenerator g : generators.values()) {
       g.fixedRate(1000, warmup);
     }

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.net.URI;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,25 +31,28 @@ final class LoadGenerator implements AutoCloseable {
 
   private final Vertx vertx;
   private final HttpClient client;
-  private final RequestOptions request;
+  /** One request per MCP session; calls take them in turn. */
+  private final RequestOptions[] requests;
   private final Buffer body;
+  /** Calls sent so far; only touched on the generator's context. */
+  private long sent;
 
-  LoadGenerator(Vertx vertx, String url, String session, String body, int connections) {
+  LoadGenerator(Vertx vertx, String url, List<String> sessions, String body, int connections) {
     this.vertx = vertx;
     URI uri = URI.create(url);
     this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true),
         new PoolOptions().setHttp1MaxSize(connections));
-    this.request = new RequestOptions().setMethod(HttpMethod.POST).setHost(uri.getHost()).setPort(uri.getPort())
-        .setURI(uri.getRawPath())
+    this.requests = sessions.stream().map(session -> new RequestOptions().setMethod(HttpMethod.POST)
+        .setHost(uri.getHost()).setPort(uri.getPort()).setURI(uri.getRawPath())
         .putHeader("Content-Type", "application/json")
         .putHeader("Accept", "application/json, text/event-stream")
         .putHeader("MCP-Protocol-Version", "2025-06-18")
-        .putHeader("Mcp-Session-Id", session);
+        .putHeader("Mcp-Session-Id", session)).toArray(RequestOptions[]::new);
     this.body = Buffer.buffer(body);
   }
 
   private void send(long dueNanos, Histogram histogram, AtomicLong completed, AtomicLong failed, Runnable then) {
-    client.request(request)
+    client.request(requests[(int) (sent++ % requests.length)])
         .compose(req -> req.send(body))
         .compose(res -> res.body().map(b -> res.statusCode() == 200 && !b.toString().contains("\"isError\":true")))
         .onComplete(ar -> {
