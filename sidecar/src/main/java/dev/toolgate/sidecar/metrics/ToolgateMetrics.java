@@ -55,6 +55,7 @@ public final class ToolgateMetrics {
 
   private record MeterKey(String name, List<String> tags) {}
   private final AtomicLong revision = new AtomicLong();
+  private volatile LongSupplier eventsDropped = () -> 0;
 
   private ToolgateMetrics(PrometheusMeterRegistry registry) {
     this.registry = registry;
@@ -151,7 +152,10 @@ public final class ToolgateMetrics {
   /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
   /** Attempt events the sink could not write (its output too slow or failing). */
   public void eventsDropped(LongSupplier dropped) {
-    FunctionCounter.builder("toolgate.events.dropped", dropped, d -> d.getAsLong())
+    eventsDropped = dropped;
+    // A function counter holds its state object weakly: this object, which lives as long as the
+    // registry, not the supplier (which nothing else holds, and the next GC would clear).
+    FunctionCounter.builder("toolgate.events.dropped", this, m -> m.eventsDropped.getAsLong())
         .description("Attempt events lost because stdout could not keep up or failed")
         .register(registry);
   }

@@ -26,4 +26,20 @@ class ToolgateMetricsTest {
         .endsWith(" 3");
     assertThat(line(scrape, "toolgate_attempts_total{result=\"success\",tool=\"get\",upstream=\"api\"}")).endsWith(" 3.0");
   }
+
+  @Test
+  void keepsCountingDroppedEventsAfterAGarbageCollection() {
+    ToolgateMetrics metrics = ToolgateMetrics.create();
+    java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong(42);
+    metrics.eventsDropped(dropped::get); // a new object that only the metrics hold
+
+    // Collect until a weakly held probe is gone: weak references were processed at least once.
+    java.lang.ref.WeakReference<Object> probe = new java.lang.ref.WeakReference<>(new Object());
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> {
+      System.gc();
+      return probe.get() == null;
+    });
+
+    assertThat(line(metrics.scrape(), "toolgate_events_dropped_total")).endsWith(" 42.0");
+  }
 }
