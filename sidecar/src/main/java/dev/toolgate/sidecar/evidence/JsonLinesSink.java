@@ -103,7 +103,14 @@ final class JsonLinesSink implements EventSink {
         continue;
       }
       queue.drainTo(batch, BATCH - 1);
-      writeChunk(batch);
+      try {
+        writeChunk(batch);
+      } catch (RuntimeException e) {
+        // The writer must outlive a bad batch: a dead writer would lose every later event.
+        dropped.addAndGet(batch.size());
+        chunk.reset();
+        LOG.warn("cannot encode attempt events; counted in toolgate_events_dropped_total", e);
+      }
       boolean full = batch.size() == BATCH;
       batch.clear();
       if (!full && !closed) {
@@ -145,8 +152,8 @@ final class JsonLinesSink implements EventSink {
   }
 
   private void event(AttemptEvent event) {
-    try (JsonGenerator out = JSON.createGenerator(chunk)) {
-      event.writeJson(out);
+    try (JsonGenerator json = JSON.createGenerator(chunk)) {
+      event.writeJson(json);
     } catch (IOException e) {
       // Writing into memory does not fail; a value Jackson refuses would be a bug, not an outage.
       throw new UncheckedIOException(e);
