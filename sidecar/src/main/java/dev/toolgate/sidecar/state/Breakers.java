@@ -18,6 +18,8 @@ public final class Breakers {
   private record Entry(BreakerPolicy policy, CircuitBreaker breaker) {}
 
   private final Map<String, Entry> breakers = new ConcurrentHashMap<>();
+  /** The buckets each breaker last published: an unchanged window is not sent again. */
+  private final Map<String, java.util.List<long[]>> published = new ConcurrentHashMap<>();
   private final BiConsumer<String, Transition> onTransition;
   private final SharedCircuits shared;
   private final java.util.function.Consumer<String> onNewName;
@@ -83,14 +85,31 @@ public final class Breakers {
     }
   }
 
-  /** Publishes every breaker's window for the other replicas (called every few hundred ms). */
+  /**
+   * Publishes the window of every breaker whose buckets changed since its last publication (called
+   * every few hundred ms): a quiet breaker costs no network operation and no event on the other
+   * replicas, and its entry expires one window after its last change, as its newest bucket does.
+   */
   public void publishWindows(long nowMs) {
     breakers.forEach((name, e) -> {
       java.util.List<long[]> buckets = e.breaker().buckets(nowMs);
-      if (!buckets.isEmpty()) {
+      if (!buckets.isEmpty() && !sameBuckets(buckets, published.get(name))) {
         shared.publishWindow(name, buckets, e.policy().windowSeconds() * 1000L);
+        published.put(name, buckets);
       }
     });
+  }
+
+  private static boolean sameBuckets(java.util.List<long[]> a, java.util.List<long[]> b) {
+    if (b == null || a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (!java.util.Arrays.equals(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Every breaker by name, for metrics. */

@@ -46,6 +46,8 @@ public final class HazelcastCircuits implements SharedCircuits {
     open.forEach((k, v) -> remember(k, v));
     this.windows = hazelcast.getMap(WINDOWS);
     windows.addEntryListener(new WindowListener(), true);
+    // Windows are published when they change, not periodically: read what is there already.
+    windows.values().forEach(this::rememberWindow);
   }
 
   private final class WindowListener implements EntryAddedListener<String, String>,
