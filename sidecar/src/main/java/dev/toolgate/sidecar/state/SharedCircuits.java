@@ -31,34 +31,37 @@ public interface SharedCircuits {
 
   /** This replica alone. */
   static SharedCircuits none() {
-    return new SharedCircuits() {
-      @Override
-      public void opened(String breaker, long openedAtMs, long untilMs) {}
+    return new Alone();
+  }
 
-      @Override
-      public void closed(String breaker) {}
+  /** No other replica: nothing is published, no peer ever counts. Tests extend it to observe one call. */
+  class Alone implements SharedCircuits {
+    @Override
+    public void opened(String breaker, long openedAtMs, long untilMs) {}
 
-      @Override
-      public long peerOpenedAt(String breaker, long nowMs) {
-        return 0;
-      }
+    @Override
+    public void closed(String breaker) {}
 
-      @Override
-      public Future<String> acquireProbe(String breaker, int permits, long leaseMs) {
-        return Future.succeededFuture("local");
-      }
+    @Override
+    public long peerOpenedAt(String breaker, long nowMs) {
+      return 0;
+    }
 
-      @Override
-      public void releaseProbe(String lease) {}
+    @Override
+    public Future<String> acquireProbe(String breaker, int permits, long leaseMs) {
+      return Future.succeededFuture("local");
+    }
 
-      @Override
-      public void publishWindow(String breaker, java.util.List<long[]> buckets, long ttlMs) {}
+    @Override
+    public void releaseProbe(String lease) {}
 
-      @Override
-      public dev.toolgate.policy.breaker.WindowSnapshot peerWindow(
-          String breaker, long fromMs, long nowMs, int windowSeconds) {
-        return new dev.toolgate.policy.breaker.WindowSnapshot(0, 0, 0);
-      }
-    };
+    @Override
+    public void publishWindow(String breaker, java.util.List<long[]> buckets, long ttlMs) {}
+
+    @Override
+    public dev.toolgate.policy.breaker.WindowSnapshot peerWindow(
+        String breaker, long fromMs, long nowMs, int windowSeconds) {
+      return new dev.toolgate.policy.breaker.WindowSnapshot(0, 0, 0);
+    }
   }
 }

@@ -3,12 +3,10 @@ package dev.toolgate.sidecar.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.policy.breaker.CircuitBreaker;
-import dev.toolgate.policy.breaker.WindowSnapshot;
 import dev.toolgate.policy.model.BreakerPolicy;
 import dev.toolgate.policy.model.Effect;
 import dev.toolgate.policy.model.HalfOpen;
 import dev.toolgate.policy.model.ToolRule;
-import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,36 +17,12 @@ class BreakersTest {
   private static final ToolRule RULE = new ToolRule("get_job", "api", Effect.READ_ONLY, null, POLICY, null, null);
 
   /** Records what would go to the other replicas. */
-  private static final class Published implements SharedCircuits {
+  private static final class Published extends SharedCircuits.Alone {
     final List<List<long[]>> windows = new ArrayList<>();
 
     @Override
     public void publishWindow(String breaker, List<long[]> buckets, long ttlMs) {
       windows.add(buckets);
-    }
-
-    @Override
-    public void opened(String breaker, long openedAtMs, long untilMs) {}
-
-    @Override
-    public void closed(String breaker) {}
-
-    @Override
-    public long peerOpenedAt(String breaker, long nowMs) {
-      return 0;
-    }
-
-    @Override
-    public Future<String> acquireProbe(String breaker, int permits, long leaseMs) {
-      return Future.succeededFuture("local");
-    }
-
-    @Override
-    public void releaseProbe(String lease) {}
-
-    @Override
-    public WindowSnapshot peerWindow(String breaker, long fromMs, long nowMs, int windowSeconds) {
-      return new WindowSnapshot(0, 0, 0);
     }
   }
 
