@@ -3,14 +3,11 @@ package dev.toolgate.sidecar.state.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.toolgate.policy.breaker.WindowSnapshot;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,13 +22,7 @@ class HazelcastCircuitsIT {
   @BeforeEach
   void start() {
     vertx = Vertx.vertx();
-    Config config = new Config().setClusterName("circuits-" + UUID.randomUUID());
-    config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.getNetworkConfig().setPort(5801).setPortAutoIncrement(true).setPortCount(100)
-        .getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-    config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-    config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-    member = Hazelcast.newHazelcastInstance(config);
+    member = LoopbackMember.start("circuits");
   }
 
   @AfterEach

@@ -2,8 +2,6 @@ package dev.toolgate.sidecar.state.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.SessionQuota;
@@ -12,7 +10,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,13 +25,7 @@ class HazelcastQuotaStoreIT {
   @BeforeEach
   void start() {
     vertx = Vertx.vertx();
-    Config config = new Config().setClusterName("quota-" + UUID.randomUUID());
-    config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.getNetworkConfig().setPort(5801).setPortAutoIncrement(true).setPortCount(100)
-        .getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-    config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-    config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
-    member = Hazelcast.newHazelcastInstance(config);
+    member = LoopbackMember.start("quota");
     store = new HazelcastQuotaStore(vertx, member);
   }
 
