@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.PassThroughConfig;
 import dev.toolgate.e2e.support.SidecarImage;
 import io.vertx.core.Vertx;
 import java.io.File;
@@ -75,23 +76,20 @@ public final class LoadBench {
       this(name, url, process, null);
     }
 
-    /**
-     * The sidecar JVM's bytes allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted
-     * at each young GC) and its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}).
-     */
-    double[] allocatedBytesAndGcMillis() {
+    /** The sidecar JVM's counters now, from its own /metrics (zero for a target that is not a sidecar). */
+    JvmCounters jvmCounters() {
       if (metricsUrl == null) {
-        return new double[2];
+        return JvmCounters.NONE;
       }
       try {
         String body = PROBE.send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
             HttpResponse.BodyHandlers.ofString()).body();
-        return new double[] {sum(body, "jvm_gc_memory_allocated_bytes_total"), 1000 * sum(body, "jvm_gc_pause_seconds_sum")};
+        return new JvmCounters(sum(body, "jvm_gc_memory_allocated_bytes_total"), 1000 * sum(body, "jvm_gc_pause_seconds_sum"));
       } catch (IOException e) {
-        return new double[2];
+        return JvmCounters.NONE;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return new double[2];
+        return JvmCounters.NONE;
       }
     }
 
@@ -99,6 +97,14 @@ public final class LoadBench {
       return scrape.lines().filter(l -> l.startsWith(metric + "{") || l.startsWith(metric + " "))
           .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
+  }
+
+  /**
+   * Bytes a JVM allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted at each young
+   * GC) and its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}).
+   */
+  record JvmCounters(double allocatedBytes, double gcMillis) {
+    static final JvmCounters NONE = new JvmCounters(0, 0);
   }
 
   /** A built checkout's sidecar: its jar, JVM options and image environment, and the archive trained with them. */
@@ -124,9 +130,10 @@ public final class LoadBench {
     double allocatedBytes;
     double gcMillis;
 
-    void add(LoadGenerator.Result r, double cpu, long generatorGc, LocalProcess process, double[] before, double[] after) {
-      allocatedBytes += after[0] - before[0];
-      gcMillis += after[1] - before[1];
+    void add(LoadGenerator.Result r, double cpu, long generatorGc, LocalProcess process, JvmCounters before,
+        JvmCounters after) {
+      allocatedBytes += after.allocatedBytes() - before.allocatedBytes();
+      gcMillis += after.gcMillis() - before.gcMillis();
       latencyMicros.add(r.latencyMicros());
       failed += r.failed();
       seconds += r.seconds();
@@ -212,9 +219,13 @@ public final class LoadBench {
   }
 
   private Path jar(String module, String name) {
-    Path jar = root.resolve(module).resolve("target").resolve(name);
+    return built(root.resolve(module).resolve("target").resolve(name));
+  }
+
+  private static Path built(Path jar) {
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(jar + " is missing: run ./mvnw -B -DskipTests install first (bench/run does)");
+      throw new IllegalStateException(jar + " is missing: build its checkout first (./mvnw -B -DskipTests install;"
+          + " bench/run does it for this one)");
     }
     return jar;
   }
@@ -292,10 +303,10 @@ public final class LoadBench {
           Target t = e.getKey();
           double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
           long gc = generatorGcMillis();
-          double[] jvm = t.allocatedBytesAndGcMillis();
+          JvmCounters jvm = t.jvmCounters();
           LoadGenerator.Result r = e.getValue().fixedRate(rate, 1);
           measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
-              t.process(), jvm, t.allocatedBytesAndGcMillis());
+              t.process(), jvm, t.jvmCounters());
         }
       }
       Histogram direct = null;
@@ -405,36 +416,25 @@ public final class LoadBench {
 
   /** A checkout's sidecar with the image's class-data sharing archive, recorded the way sidecar/Dockerfile does. */
   private SidecarBuild build(String suffix, Path checkout) throws Exception {
-    if (!Files.isRegularFile(checkout.resolve("sidecar/target/toolgate-sidecar.jar"))) {
-      throw new IllegalStateException(checkout + "/sidecar/target/toolgate-sidecar.jar is missing: build that checkout"
-          + " first (./mvnw -B -q -DskipTests package)");
-    }
     String name = suffix.isEmpty() ? "toolgate-sidecar" : "toolgate-sidecar-compared";
+    SidecarBuild build = new SidecarBuild(suffix, checkout, work.resolve(name + ".jsa"));
+    built(build.jar());
     Path config = work.resolve(name + "-cds-training.yaml");
     String yaml = Files.readString(checkout.resolve("sidecar/src/main/jvm/cds-training.yaml"));
     for (String port : List.of("15000", "15020", "5701")) {
       yaml = yaml.replace("port: " + port, "port: " + freePort());
     }
     Files.writeString(config, yaml);
-    Path archive = work.resolve(name + ".jsa");
-    Files.deleteIfExists(archive);
-    SidecarBuild build = new SidecarBuild(suffix, checkout, archive);
+    Files.deleteIfExists(build.archive());
     LocalProcess.runJava(logs, name + "-cds-training", List.of("@" + build.jvmOptions(),
-        "-XX:ArchiveClassesAtExit=" + archive, "-jar", build.jar().toString(),
+        "-XX:ArchiveClassesAtExit=" + build.archive(), "-jar", build.jar().toString(),
         "--config", config.toString(), "--exit-when-ready"));
     return build;
   }
 
   private Path passThrough(String backendUrl) throws Exception {
     Path config = Files.createTempFile(work, "pass-through-", ".yaml");
-    Files.writeString(config, """
-        listen: {host: 127.0.0.1, port: %d}
-        admin: {host: 127.0.0.1, port: %d}
-        sharedState: {mode: local}
-        upstreams:
-          - {name: deployment-api, url: "%s/mcp"}
-        quotas: {perSession: {read: 1000000000, write: 1000000000}, ratePerMinute: 1000000000}
-        """.formatted(freePort(), freePort(), backendUrl));
+    Files.writeString(config, PassThroughConfig.yaml(freePort(), freePort(), backendUrl + "/mcp"));
     return config;
   }
 

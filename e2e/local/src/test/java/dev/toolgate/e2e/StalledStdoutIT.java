@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.PassThroughConfig;
 import dev.toolgate.e2e.support.SidecarImage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -52,14 +53,7 @@ class StalledStdoutIT {
           "--host", "127.0.0.1", "--port", Integer.toString(backendPort)));
       running.add(backend);
       Path config = work.resolve("sidecar.yaml");
-      Files.writeString(config, """
-          listen: {host: 127.0.0.1, port: %d}
-          admin: {host: 127.0.0.1, port: %d}
-          sharedState: {mode: local}
-          upstreams:
-            - {name: deployment-api, url: "http://127.0.0.1:%d/mcp"}
-          quotas: {perSession: {read: 1000000, write: 1000000}, ratePerMinute: 1000000}
-          """.formatted(mcpPort, adminPort, backendPort));
+      Files.writeString(config, PassThroughConfig.yaml(mcpPort, adminPort, "http://127.0.0.1:" + backendPort + "/mcp"));
       ProcessBuilder sidecarCommand = new ProcessBuilder(LocalProcess.JAVA,
           "@" + ROOT.resolve("sidecar/src/main/jvm/jvm.options"),
           "-jar", ROOT.resolve("sidecar/target/toolgate-sidecar.jar").toString(), "--config", config.toString())
@@ -70,7 +64,7 @@ class StalledStdoutIT {
       await().atMost(Duration.ofSeconds(60)).until(() -> Http.ok("http://127.0.0.1:" + backendPort + "/ledger")
           && Http.ok("http://127.0.0.1:" + adminPort + "/readyz"));
 
-      String url = "http://127.0.0.1:" + mcpPort + "/mcp/deployment-api";
+      String url = "http://127.0.0.1:" + mcpPort + "/mcp/" + PassThroughConfig.UPSTREAM;
       String session = Http.post(url, """
           {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",
            "capabilities":{},"clientInfo":{"name":"stalled-stdout","version":"1"}}}""")
