@@ -54,6 +54,13 @@ class ToolPolicyReconcilerTest {
     return client.resources(ToolPolicy.class).inNamespace(NS).withName(NAME).get();
   }
 
+  /** What an operator does: annotates the policy with the revision to go back to. */
+  private void askRollbackTo(String revision) {
+    ToolPolicy p = current();
+    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, revision));
+    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+  }
+
   private List<ConfigMap> revisions() {
     return client.configMaps().inNamespace(NS).withLabel(Revisions.LABEL_REVISION).list().getItems();
   }
@@ -127,9 +134,7 @@ class ToolPolicyReconcilerTest {
     apply("6000");
     reconciler.reconcile(NS, NAME);
 
-    ToolPolicy p = current();
-    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, "1"));
-    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+    askRollbackTo("1");
     reconciler.reconcile(NS, NAME);
 
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
@@ -149,9 +154,7 @@ class ToolPolicyReconcilerTest {
     apply("60000");
     reconciler.reconcile(NS, NAME);
 
-    ToolPolicy p = current();
-    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, "1"));
-    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+    askRollbackTo("1");
     reconciler.reconcile(NS, NAME);
 
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
@@ -165,9 +168,7 @@ class ToolPolicyReconcilerTest {
   void refusesARollbackToARevisionThatDoesNotExist() throws Exception {
     apply("7000");
     reconciler.reconcile(NS, NAME);
-    ToolPolicy p = current();
-    p.getMetadata().setAnnotations(java.util.Map.of(Revisions.ANNOTATION_ROLLBACK_TO, "9"));
-    client.resources(ToolPolicy.class).inNamespace(NS).resource(p).update();
+    askRollbackTo("9");
 
     reconciler.reconcile(NS, NAME);
 
