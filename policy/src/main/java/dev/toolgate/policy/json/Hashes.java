@@ -35,10 +35,9 @@ public final class Hashes {
   private Hashes() {}
 
   public static String sha256(CharSequence text) {
-    Sha256 sha = SHA_256.get();
-    sha.digest.reset();
+    Sha256 sha = start();
     update(sha, text);
-    return ENCODER.encodeToString(sha.digest.digest());
+    return finish(sha);
   }
 
   /**
@@ -46,11 +45,20 @@ public final class Hashes {
    * part is encoded on its own: a surrogate pair split between two parts is two unpaired halves).
    */
   public static String sha256(CharSequence... parts) {
-    Sha256 sha = SHA_256.get();
-    sha.digest.reset();
+    Sha256 sha = start();
     for (CharSequence part : parts) {
       update(sha, part);
     }
+    return finish(sha);
+  }
+
+  private static Sha256 start() {
+    Sha256 sha = SHA_256.get();
+    sha.digest.reset();
+    return sha;
+  }
+
+  private static String finish(Sha256 sha) {
     return ENCODER.encodeToString(sha.digest.digest());
   }
 
