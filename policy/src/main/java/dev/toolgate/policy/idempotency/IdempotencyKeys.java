@@ -60,6 +60,11 @@ public final class IdempotencyKeys {
 
   /** A hash of the canonical arguments: the same key with other arguments is refused. */
   public static String argumentsHash(Object arguments) {
-    return Hashes.sha256(CanonicalJson.of(arguments));
+    return argumentsHashOfCanonical(CanonicalJson.of(arguments));
+  }
+
+  /** The same hash from the arguments' canonical text ({@link CanonicalJson#appendTo}), already made. */
+  public static String argumentsHashOfCanonical(CharSequence canonicalArguments) {
+    return Hashes.sha256(canonicalArguments);
   }
 }

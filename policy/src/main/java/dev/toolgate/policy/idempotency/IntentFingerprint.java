@@ -15,10 +15,7 @@ public final class IntentFingerprint {
   private IntentFingerprint() {}
 
   public static String of(String sessionKey, String tool, Object arguments) {
-    StringBuilder text = new StringBuilder(256)
-        .append(sessionKey == null ? "" : sessionKey).append('\n').append(tool).append('\n');
-    CanonicalJson.appendTo(arguments, text);
-    return Hashes.sha256(text);
+    return ofCanonical(sessionKey, tool, CanonicalJson.of(arguments));
   }
 
   /** The same fingerprint from the arguments' canonical text ({@link CanonicalJson#of}), already made. */

@@ -149,7 +149,6 @@ public final class ToolgateMetrics {
     count("toolgate.quota.blocks", "Calls refused by a quota or the rate limit", "limit", limit);
   }
 
-  /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
   /** Attempt events the sink could not write (its output too slow or failing). */
   public void eventsDropped(LongSupplier dropped) {
     eventsDropped = dropped;
@@ -160,6 +159,7 @@ public final class ToolgateMetrics {
         .register(registry);
   }
 
+  /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
   public void sharedState(java.util.function.Supplier<Number> up) {
     Gauge.builder("toolgate.shared.state.up", up)
         .description("1 when the shared state answers, 0 when serving on local state")

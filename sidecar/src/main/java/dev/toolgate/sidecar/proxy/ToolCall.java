@@ -12,7 +12,6 @@ import dev.toolgate.policy.idempotency.IdempotencyRecord;
 import dev.toolgate.policy.idempotency.IntentFingerprint;
 import dev.toolgate.policy.idempotency.KeyInputs;
 import dev.toolgate.policy.json.CanonicalJson;
-import dev.toolgate.policy.json.Hashes;
 import dev.toolgate.policy.model.Approval;
 import dev.toolgate.policy.model.Mode;
 import dev.toolgate.policy.model.Policy;
@@ -99,7 +98,7 @@ final class ToolCall {
     StringBuilder canonicalArguments = CANONICAL_SCRATCH.get();
     canonicalArguments.setLength(0);
     CanonicalJson.appendTo(args, canonicalArguments);
-    this.argumentsHash = Hashes.sha256(canonicalArguments);
+    this.argumentsHash = IdempotencyKeys.argumentsHashOfCanonical(canonicalArguments);
     String given = identity(ToolCallContext.META_INTENT_ID, ToolCallContext.HEADER_INTENT_ID);
     this.intentId = given != null ? given : s.intents().intentFor(
         IntentFingerprint.ofCanonical(sessionKey, tool, canonicalArguments), now, policy.intentWindowSeconds() * 1000L);

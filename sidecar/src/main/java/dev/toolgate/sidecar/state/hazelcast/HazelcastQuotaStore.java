@@ -26,8 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * flight, the calls that arrive queue behind it, and the next round trip applies all of them in
  * arrival order (each judged against the usage the previous one left). A replica therefore never
  * races itself on a key, and a busy session costs one compare-and-set per batch instead of one per
- * call, retried under contention. Cost: two round trips per batch (get, replace), plus two for the
- * agent's counter when per-agent quotas are set; one worker thread per busy session at a time.
+ * call, retried under contention. Cost: one round trip per batch (the compare-and-set, from the
+ * value this replica last stored; a get first when another replica wrote since), as many again for
+ * the agent's counter when per-agent quotas are set; one worker thread per busy session at a time.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
@@ -81,7 +82,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
       waiting.compute(session, (key, queue) -> {
         batch.addAll(queue);
         queue.clear();
-        return queue.isEmpty() && batch.isEmpty() ? null : queue;
+        return batch.isEmpty() ? null : queue;
       });
       if (batch.isEmpty()) {
         return;
