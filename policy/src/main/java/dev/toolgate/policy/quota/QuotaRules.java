@@ -37,6 +37,45 @@ public final class QuotaRules {
         next.extraWrites(), nowMs, next.rate().count(nowMs)));
   }
 
+  /**
+   * @param granted how many reads were counted, at most the number asked for
+   * @param next the usage to store
+   */
+  public record Reservation(int granted, Usage next) {}
+
+  /**
+   * Counts up to {@code reads} read calls at once, as if they had all arrived at {@code nowMs}:
+   * as many as both the rate limit and the read quota still allow, possibly none. A replica
+   * hands them out later without asking again (a read lease); what it does not use it gives back
+   * with {@link #returnReads}. Never counts past a limit.
+   */
+  public static Reservation reserveReads(Usage usage, int reads, Quotas quotas, long nowMs) {
+    if (reads < 0) {
+      throw new IllegalArgumentException("reads to reserve must be >= 0, was " + reads);
+    }
+    Usage u = current(usage, quotas, nowMs);
+    int rateRoom = quotas.ratePerMinute() - u.rate().inLastMinute(nowMs);
+    int readRoom = quotas.perSession().read() + u.extraReads() - u.reads();
+    int granted = Math.max(0, Math.min(reads, Math.min(rateRoom, readRoom)));
+    if (granted == 0) {
+      return new Reservation(0, u);
+    }
+    return new Reservation(granted, new Usage(u.reads() + granted, u.writes(), u.extraReads(),
+        u.extraWrites(), nowMs, u.rate().count(nowMs, granted)));
+  }
+
+  /**
+   * Gives back reads reserved in epoch second {@code second} and not used: off the read count
+   * and off that second of the rate window, never below zero.
+   */
+  public static Usage returnReads(Usage usage, int reads, long second) {
+    if (usage == null || reads <= 0) {
+      return usage;
+    }
+    return new Usage(Math.max(0, usage.reads() - reads), usage.writes(), usage.extraReads(),
+        usage.extraWrites(), usage.lastSeenMs(), usage.rate().uncount(second, reads));
+  }
+
   /** An agent's total over all its sessions, when {@code quotas.perAgent} is set. */
   public static Outcome agent(Usage usage, boolean write, Quotas quotas, long nowMs) {
     Usage u = current(usage, quotas, nowMs);

@@ -13,7 +13,7 @@ import dev.toolgate.policy.outcome.AgentCode;
  */
 public record QuotaVerdict(boolean allowed, AgentCode code, String limitName, int limit, int used) {
 
-  static final QuotaVerdict ALLOWED = new QuotaVerdict(true, null, null, 0, 0);
+  public static final QuotaVerdict ALLOWED = new QuotaVerdict(true, null, null, 0, 0);
 
   /** The sentence the agent and the administrator read. */
   public String explain() {

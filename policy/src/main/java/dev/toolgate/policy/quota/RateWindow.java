@@ -27,10 +27,29 @@ public record RateWindow(long lastSecond, int[] counts) {
   }
 
   RateWindow count(long nowMs) {
+    return count(nowMs, 1);
+  }
+
+  /** The window with {@code calls} more in the second of {@code nowMs}. */
+  RateWindow count(long nowMs, int calls) {
     long now = Math.floorDiv(nowMs, 1000);
     int[] next = shifted(now).clone();
-    next[(int) Math.floorMod(now, (long) SECONDS)]++;
+    next[(int) Math.floorMod(now, (long) SECONDS)] += calls;
     return new RateWindow(Math.max(now, lastSecond), next);
+  }
+
+  /**
+   * The window with {@code calls} fewer in epoch second {@code second} (never below zero); a
+   * second already out of the window is left alone.
+   */
+  RateWindow uncount(long second, int calls) {
+    if (second > lastSecond || lastSecond - second >= SECONDS) {
+      return this;
+    }
+    int[] next = counts.clone();
+    int i = (int) Math.floorMod(second, (long) SECONDS);
+    next[i] = Math.max(0, next[i] - calls);
+    return new RateWindow(lastSecond, next);
   }
 
   /** The buckets as of second {@code now}: those older than a minute are emptied. */

@@ -109,4 +109,57 @@ class QuotaRulesTest {
 
     assertThat(allowed).isEqualTo(2);
   }
+
+  @Test
+  void aReservationStopsAtTheReadQuota() {
+    Quotas small = new Quotas(new SessionQuota(10, 2), null, 1_000, null, null);
+    for (int i = 0; i < 7; i++) {
+      call(false, small);
+    }
+
+    QuotaRules.Reservation r = QuotaRules.reserveReads(usage, 8, small, now);
+
+    assertThat(r.granted()).isEqualTo(3);
+    assertThat(r.next().reads()).isEqualTo(10);
+    assertThat(QuotaRules.reserveReads(r.next(), 8, small, now).granted()).isZero();
+  }
+
+  @Test
+  void aReservationStopsAtTheRateLimit() {
+    Quotas rate = new Quotas(new SessionQuota(10_000, 2), null, 5, null, null);
+    call(false, rate);
+
+    assertThat(QuotaRules.reserveReads(usage, 8, rate, now).granted()).isEqualTo(4);
+  }
+
+  @Test
+  void givingBackReadsFreesTheQuotaAndTheRate() {
+    Quotas rate = new Quotas(new SessionQuota(10, 2), null, 10, null, null);
+    QuotaRules.Reservation r = QuotaRules.reserveReads(usage, 10, rate, now);
+    usage = QuotaRules.returnReads(r.next(), 4, now / 1000);
+
+    assertThat(usage.reads()).isEqualTo(6);
+    for (int i = 0; i < 4; i++) {
+      assertThat(call(false, rate).allowed()).isTrue();
+    }
+    assertThat(call(false, rate).allowed()).isFalse();
+  }
+
+  @Test
+  void givingBackNeverGoesBelowZero() {
+    Quotas quotas = new Quotas(new SessionQuota(10, 2), null, 10, null, null);
+    call(false, quotas);
+
+    Usage returned = QuotaRules.returnReads(usage, 5, now / 1000);
+
+    assertThat(returned.reads()).isZero();
+    assertThat(returned.rate().inLastMinute(now)).isZero();
+  }
+
+  @Test
+  void refusesToReserveANegativeNumberOfReads() {
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+        .isThrownBy(() -> QuotaRules.reserveReads(null, -1, SEED, now))
+        .withMessage("reads to reserve must be >= 0, was -1");
+  }
 }

@@ -20,7 +20,10 @@ public interface QuotaStore {
   /** Forgets a session's usage. */
   Future<Void> reset(String session);
 
-  /** Forgets usage idle for {@code idleMs} (a shared store expires it itself). */
+  /**
+   * Forgets usage idle for {@code idleMs} (a shared store expires it itself, and returns here
+   * what its read leases hold unused). Called periodically.
+   */
   default void expire(long nowMs, long idleMs) {}
 
   static QuotaStore inMemory() {

@@ -42,6 +42,7 @@ public final class ResilientQuotaStore implements QuotaStore {
 
   @Override
   public void expire(long nowMs, long idleMs) {
+    shared.expire(nowMs, idleMs);
     local.expire(nowMs, idleMs);
   }
 

@@ -1,13 +1,16 @@
 package dev.toolgate.sidecar.state.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.SessionQuota;
 import dev.toolgate.policy.quota.QuotaVerdict;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The combined compare-and-set of a session's counters, on a real Hazelcast member. */
+/** The combined compare-and-set of a session's counters and its read leases, on a real Hazelcast member. */
 class HazelcastQuotaStoreIT {
 
   private Vertx vertx;
@@ -62,21 +65,114 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
-  void twoReplicasTakingTurnsOnASessionSeeEachOthersCounts() throws Exception {
+  void twoReplicasSharingASessionNeverCountMoreThanItsQuotaAndLoseNothing() throws Exception {
     HazelcastQuotaStore other = new HazelcastQuotaStore(vertx, member);
-    Quotas quotas = new Quotas(new SessionQuota(10, 15), null, 1_000_000, null, null);
-    List<Boolean> allowed = new ArrayList<>();
-    for (int i = 0; i < 14; i++) {
-      HazelcastQuotaStore replica = i % 2 == 0 ? store : other;
-      allowed.add(replica.consume("s1", "agent-1", false, quotas, System.currentTimeMillis())
-          .await(10, TimeUnit.SECONDS).allowed());
+    Quotas quotas = new Quotas(new SessionQuota(30, 15), null, 1_000_000, null, null);
+    int allowed = 0;
+    for (int i = 0; i < 10; i++) {
+      allowed += read(store, quotas, T0 + i) ? 1 : 0;
+    }
+    while (read(other, quotas, T0 + 100)) {
+      allowed++;
+    }
+    assertThat(storedReads()).as("counted, leases included, never over the quota").isEqualTo(30);
+    assertThat(allowed).as("refused early by what the first replica's lease still holds")
+        .isLessThan(30).isGreaterThanOrEqualTo(30 - ReadLease.MAX_EXTRA);
+
+    store.expire(T0 + 2_000, 3_600_000);
+    other.expire(T0 + 2_000, 3_600_000);
+    int servedBefore = allowed;
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedBefore));
+    while (read(other, quotas, T0 + 3_000)) {
+      allowed++;
     }
 
-    assertThat(allowed.subList(0, 10)).containsOnly(true);
-    assertThat(allowed.subList(10, 14)).as("each replica's remembered value was stale: re-read, refused")
-        .containsOnly(false);
-    assertThat(UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1")).reads())
-        .isEqualTo(10);
+    assertThat(allowed).as("what the leases held came back: the whole quota, not one read more").isEqualTo(30);
+  }
+
+  @Test
+  void aSteadySessionCostsAboutOneRoundTripPerSecond() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+    for (int i = 0; i < 20; i++) {
+      assertThat(read(store, quotas, T0 + i * 40L)).isTrue();
+    }
+    long versionAfterFirstSecond = version();
+
+    for (int second = 1; second <= 3; second++) {
+      for (int i = 0; i < 20; i++) {
+        assertThat(read(store, quotas, T0 + second * 1_000L + i * 40L)).isTrue();
+      }
+    }
+
+    assertThat(version() - versionAfterFirstSecond).as("compare-and-sets for 60 reads in 3 seconds").isEqualTo(3);
+    store.expire(T0 + 5_000, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(80));
+  }
+
+  @Test
+  void theRateWindowCountsOnlyTheReadsServed() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 30, null, null);
+    for (int i = 0; i < 12; i++) {
+      assertThat(read(store, quotas, T0 + i * 10L)).isTrue();
+    }
+
+    int nextSecond = 0;
+    QuotaVerdict refusal;
+    while ((refusal = store.consume("s1", "agent-1", false, quotas, T0 + 1_000).await(10, TimeUnit.SECONDS))
+        .allowed()) {
+      nextSecond++;
+    }
+
+    assertThat(nextSecond).as("30 per minute, 12 used: the lease's rest went back to its second").isEqualTo(18);
+    assertThat(refusal.limitName()).isEqualTo("quotas.ratePerMinute");
+  }
+
+  @Test
+  void aResetDropsTheLeaseSoTheNextReadIsCountedAgain() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+    for (int i = 0; i < 10; i++) {
+      read(store, quotas, T0 + i);
+    }
+
+    store.reset("s1").await(10, TimeUnit.SECONDS);
+    read(store, quotas, T0 + 20);
+
+    assertThat(storedReads()).isEqualTo(1);
+  }
+
+  @Test
+  void writesAreNeverLeased() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+    for (int i = 0; i < 10; i++) {
+      read(store, quotas, T0 + i);
+    }
+    long before = version();
+
+    for (int i = 0; i < 3; i++) {
+      store.consume("s1", "agent-1", true, quotas, T0 + 20 + i).await(10, TimeUnit.SECONDS);
+    }
+
+    assertThat(version() - before).isEqualTo(3);
+    assertThat(UsageJson.usage(sessionsMap().get("s1")).writes()).isEqualTo(3);
+  }
+
+  private static final long T0 = 1_800_000_000_000L;
+
+  private static boolean read(HazelcastQuotaStore replica, Quotas quotas, long nowMs) throws Exception {
+    return replica.consume("s1", "agent-1", false, quotas, nowMs).await(10, TimeUnit.SECONDS).allowed();
+  }
+
+  private IMap<String, String> sessionsMap() {
+    return member.getMap(HazelcastQuotaStore.SESSIONS);
+  }
+
+  private int storedReads() {
+    return UsageJson.usage(sessionsMap().get("s1")).reads();
+  }
+
+  /** The entry's version: one more per stored change. */
+  private long version() {
+    return sessionsMap().getEntryView("s1").getVersion();
   }
 
   @Test

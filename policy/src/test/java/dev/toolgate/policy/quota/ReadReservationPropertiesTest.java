@@ -1,0 +1,74 @@
+package dev.toolgate.policy.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.SessionQuota;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * A read lease is counted as its reads would have been one by one: reserving k reads, serving u
+ * of them and giving the rest back leaves the usage that u single read calls would have left.
+ */
+class ReadReservationPropertiesTest {
+
+  private static final long START_MS = 50_000_000;
+
+  @Property
+  void aReservationGrantsWhatSingleCallsWouldHaveBeenAllowed(
+      @ForAll @IntRange(min = 1, max = 40) int readQuota,
+      @ForAll @IntRange(min = 1, max = 40) int ratePerMinute,
+      @ForAll @IntRange(min = 0, max = 60) int earlierReads,
+      @ForAll @IntRange(min = 0, max = 40) int asked) {
+    Quotas quotas = new Quotas(new SessionQuota(readQuota, 10), null, ratePerMinute, null, null);
+    Usage before = history(earlierReads, quotas);
+    long now = START_MS + 5_000;
+
+    QuotaRules.Reservation reservation = QuotaRules.reserveReads(before, asked, quotas, now);
+
+    Usage single = before;
+    int allowed = 0;
+    for (int i = 0; i < asked; i++) {
+      QuotaRules.Outcome o = QuotaRules.session(single, false, quotas, now);
+      allowed += o.verdict().allowed() ? 1 : 0;
+      single = o.next();
+    }
+    assertThat(reservation.granted()).isEqualTo(allowed);
+    assertThat(reservation.next().reads()).isEqualTo(single.reads());
+    assertThat(reservation.next().rate().inLastMinute(now)).isEqualTo(single.rate().inLastMinute(now));
+  }
+
+  @Property
+  void servingSomeAndGivingBackTheRestEqualsCallingOneByOne(
+      @ForAll @IntRange(min = 0, max = 60) int earlierReads,
+      @ForAll @IntRange(min = 0, max = 40) int asked,
+      @ForAll @IntRange(min = 0, max = 40) int served,
+      @ForAll @IntRange(min = 0, max = 70) int laterSeconds) {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
+    Usage before = history(earlierReads, quotas);
+    long now = START_MS + 5_000;
+    QuotaRules.Reservation reservation = QuotaRules.reserveReads(before, asked, quotas, now);
+    int used = Math.min(served, reservation.granted());
+
+    Usage returned = QuotaRules.returnReads(reservation.next(), reservation.granted() - used, now / 1000);
+
+    Usage single = before;
+    for (int i = 0; i < used; i++) {
+      single = QuotaRules.session(single, false, quotas, now).next();
+    }
+    long later = now + laterSeconds * 1000L;
+    assertThat(returned.reads()).isEqualTo(single.reads());
+    assertThat(returned.rate().inLastMinute(later)).isEqualTo(single.rate().inLastMinute(later));
+  }
+
+  /** A session that made {@code reads} read calls, one every 100 ms, before {@code START_MS + 5 s}. */
+  private static Usage history(int reads, Quotas quotas) {
+    Usage u = Usage.fresh(START_MS);
+    for (int i = 0; i < reads; i++) {
+      u = QuotaRules.session(u, false, quotas, START_MS + i * 100L - reads * 100L + 5_000).next();
+    }
+    return u;
+  }
+}

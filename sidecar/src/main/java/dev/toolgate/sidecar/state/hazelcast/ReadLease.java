@@ -1,0 +1,94 @@
+package dev.toolgate.sidecar.state.hazelcast;
+
+/**
+ * One replica's read lease on one session: reads already counted in the shared entry, in one
+ * epoch second, that this replica hands out without a round trip.
+ *
+ * <p>Algorithm: a lease belongs to the second its reads were counted in, so the shared rate
+ * window stays exact to the second. When a refill is needed within the same second the session's
+ * demand outgrew the lease, and the next one doubles ({@code 1, 2, 4 … MAX_EXTRA}); at a new second
+ * the lease is sized to what the previous second served. Reads left at the end of their second are
+ * given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
+ * the periodic sweep. Never over a limit: every read handed out was counted first. The price is
+ * that another replica serving the same session may be refused early, by at most
+ * {@link #MAX_EXTRA} reads, until the lease's second ends and its rest is returned.
+ *
+ * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
+ * Cost: one uncontended lock per read.
+ */
+final class ReadLease {
+
+  /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
+  static final int MAX_EXTRA = 32;
+
+  /** Reads counted in {@code second} and not handed out. */
+  record Unused(long second, int reads) {
+    static final Unused NONE = new Unused(0, 0);
+  }
+
+  private long second = Long.MIN_VALUE;
+  private int unused;
+  /** Reads this replica let through for the session in {@code second}, by lease or round trip. */
+  private int served;
+  /** What the last refill reserved beyond the calls that asked. */
+  private int extra;
+
+  /** Hands out one read counted in {@code nowSecond}, if the lease holds one. */
+  synchronized boolean take(long nowSecond) {
+    if (nowSecond != second || unused == 0) {
+      return false;
+    }
+    unused--;
+    served++;
+    return true;
+  }
+
+  /** Gives up the reads of a second before {@code nowSecond}; the caller returns them. */
+  synchronized Unused close(long nowSecond) {
+    if (nowSecond <= second || unused == 0) {
+      return Unused.NONE;
+    }
+    Unused rest = new Unused(second, unused);
+    unused = 0;
+    return rest;
+  }
+
+  /** Whether reads of a second before {@code nowSecond} wait to be returned. */
+  synchronized boolean holdsUnusedBefore(long nowSecond) {
+    return unused > 0 && second < nowSecond;
+  }
+
+  /** Whether the lease has served nothing since before {@code nowSecond - 1} and holds nothing. */
+  synchronized boolean idle(long nowSecond) {
+    return unused == 0 && second < nowSecond - 1;
+  }
+
+  /** How many reads a refill in {@code nowSecond} should reserve beyond the calls that ask. */
+  synchronized int wanted(long nowSecond) {
+    if (nowSecond == second) {
+      return Math.min(MAX_EXTRA, Math.max(1, 2 * extra));
+    }
+    if (nowSecond == second + 1) {
+      return Math.min(MAX_EXTRA, Math.max(0, served - 1));
+    }
+    return 0;
+  }
+
+  /**
+   * Records a refill in {@code nowSecond}: {@code counted} reads let through by the round trip,
+   * {@code granted} more reserved for later (asked: {@code wanted}).
+   */
+  synchronized void refilled(long nowSecond, int wanted, int counted, int granted) {
+    if (nowSecond < second) {
+      return;
+    }
+    if (nowSecond > second) {
+      second = nowSecond;
+      served = 0;
+      unused = 0;
+    }
+    served += counted;
+    unused += granted;
+    extra = wanted;
+  }
+}

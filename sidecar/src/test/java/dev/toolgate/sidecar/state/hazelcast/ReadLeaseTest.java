@@ -1,0 +1,73 @@
+package dev.toolgate.sidecar.state.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ReadLeaseTest {
+
+  private final ReadLease lease = new ReadLease();
+
+  @Test
+  void aNewSessionAsksForNothingBeyondItsCall() {
+    assertThat(lease.wanted(100)).isZero();
+    assertThat(lease.take(100)).isFalse();
+  }
+
+  @Test
+  void doublesWhenItRunsOutWithinItsSecond() {
+    lease.refilled(100, 0, 1, 0);
+    int[] asked = new int[7];
+    for (int i = 0; i < asked.length; i++) {
+      asked[i] = lease.wanted(100);
+      lease.refilled(100, asked[i], 1, asked[i]);
+      while (lease.take(100)) {
+        // hand out everything the refill reserved
+      }
+    }
+
+    assertThat(asked).containsExactly(1, 2, 4, 8, 16, 32, ReadLease.MAX_EXTRA);
+  }
+
+  @Test
+  void isSizedToWhatThePreviousSecondServed() {
+    lease.refilled(100, 0, 1, 11);
+    for (int i = 0; i < 11; i++) {
+      assertThat(lease.take(100)).isTrue();
+    }
+
+    assertThat(lease.wanted(101)).as("12 served in second 100: the asking call and 11 more").isEqualTo(11);
+    assertThat(lease.wanted(103)).as("after an idle second, start over").isZero();
+  }
+
+  @Test
+  void handsOutReadsOnlyInTheSecondTheyWereCountedIn() {
+    lease.refilled(100, 4, 1, 4);
+
+    assertThat(lease.take(101)).isFalse();
+    assertThat(lease.take(99)).isFalse();
+    assertThat(lease.take(100)).isTrue();
+  }
+
+  @Test
+  void givesUpTheRestOnlyOnceItsSecondHasEnded() {
+    lease.refilled(100, 4, 1, 4);
+    lease.take(100);
+
+    assertThat(lease.close(100)).isEqualTo(ReadLease.Unused.NONE);
+    assertThat(lease.holdsUnusedBefore(101)).isTrue();
+    assertThat(lease.close(101)).isEqualTo(new ReadLease.Unused(100, 3));
+    assertThat(lease.close(101)).isEqualTo(ReadLease.Unused.NONE);
+    assertThat(lease.take(100)).as("given up: no longer handed out").isFalse();
+  }
+
+  @Test
+  void isIdleOnceEmptyAndASecondOlder() {
+    lease.refilled(100, 1, 1, 1);
+
+    assertThat(lease.idle(103)).as("still holds a read").isFalse();
+    lease.close(103);
+    assertThat(lease.idle(101)).isFalse();
+    assertThat(lease.idle(102)).isTrue();
+  }
+}
