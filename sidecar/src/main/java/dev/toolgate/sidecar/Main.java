@@ -34,6 +34,7 @@ public final class Main {
       """;
 
   static final int WORKER_THREADS = 8;
+  static final int INTERNAL_BLOCKING_THREADS = 2;
 
   private Main() {}
 
@@ -103,7 +104,10 @@ public final class Main {
         "io.vertx.core.logging.SLF4JLogDelegateFactory");
     // Worker threads run the shared state's blocking calls, one per busy session at a time (the
     // quota store combines a session's calls): eight is plenty next to one agent, and each costs a stack.
-    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(WORKER_THREADS));
+    // The internal pool only serves file reads (the configuration's poll, token files): its default
+    // of 20 threads all came to exist, one per poll, since a pool adds a thread per task until full.
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(WORKER_THREADS)
+        .setInternalBlockingPoolSize(INTERNAL_BLOCKING_THREADS));
     try {
       Sidecar sidecar =
           Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
