@@ -255,14 +255,15 @@ public final class HazelcastQuotaStore implements QuotaStore {
   }
 
   /**
-   * Returns the rest of leases whose second has ended and forgets idle ones. A lease dropped while
-   * its session's drain refills it only keeps its reads counted: strict, never over.
+   * Returns the rest of leases of sessions silent for a whole second (a session still calling
+   * returns it with its next round trip) and forgets idle leases. A lease dropped while its
+   * session's drain refills it only keeps its reads counted: strict, never over.
    */
   @Override
   public void expire(long nowMs, long idleMs) {
     long second = Math.floorDiv(nowMs, 1000);
     leases.forEach((session, lease) -> {
-      if (lease.holdsUnusedBefore(second)) {
+      if (lease.holdsUnusedBefore(second - 1)) {
         schedule(session, null, nowMs);
       } else if (lease.idle(second) && !waiting.containsKey(session)) {
         leases.remove(session, lease);
