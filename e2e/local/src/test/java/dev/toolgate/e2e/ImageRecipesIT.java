@@ -128,7 +128,7 @@ class ImageRecipesIT {
       log = files.filter(p -> p.getFileName().toString().startsWith("cds-start")
           && p.getFileName().toString().endsWith(".err")).findFirst().orElseThrow();
     }
-    assertThat(Files.readString(log)).contains("ready; exiting as asked");
+    assertThat(Files.readString(log)).contains("ready (/readyz 200); exiting as asked");
   }
 
   @Test
