@@ -6,10 +6,10 @@ import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -155,8 +155,7 @@ public final class Main {
 
   /**
    * Asks the admin listener's /readyz over HTTP, as a kubelet would: the smoke test then covers
-   * the request path, and the image's training run archives the classes that answer the first
-   * probe (about 0.3 s of a start when they have to be loaded and verified then).
+   * the request path, and the image's training run also archives the classes that answer it.
    */
   private static Future<Integer> probeReadiness(Vertx vertx, Sidecar sidecar) {
     HttpClient client = vertx.createHttpClient();
