@@ -24,6 +24,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class SidecarImpl implements Sidecar {
 
   private static final Logger LOG = LoggerFactory.getLogger(SidecarImpl.class);
+  /** How long a shutdown waits to give read leases back: well inside a pod's grace period. */
+  private static final long QUOTA_RETURN_TIMEOUT_MS = 2_000;
 
   private final Vertx vertx;
   private final SidecarOptions options;
@@ -205,6 +208,12 @@ final class SidecarImpl implements Sidecar {
     Future<Void> adminClosed = admin == null ? Future.succeededFuture() : admin.close();
     Future<Void> client = proxy == null ? Future.succeededFuture() : proxy.close();
     return Future.all(server, adminClosed, client)
+        .compose(v -> stores == null ? Future.<Void>succeededFuture() : stores.quotas().close()
+            .timeout(QUOTA_RETURN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+            .recover(e -> {
+              LOG.warn("read leases not given back at shutdown: {}", e.toString());
+              return Future.succeededFuture();
+            }))
         .compose(v -> hazelcast == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           hazelcast.shutdown();
           return null;

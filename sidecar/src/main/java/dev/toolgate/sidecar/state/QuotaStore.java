@@ -26,6 +26,11 @@ public interface QuotaStore {
    */
   default void expire(long nowMs, long idleMs) {}
 
+  /** Gives back what this replica holds and has not used (a shared store's read leases); at shutdown. */
+  default Future<Void> close() {
+    return Future.succeededFuture();
+  }
+
   static QuotaStore inMemory() {
     return new InMemoryQuotaStore();
   }

@@ -47,6 +47,11 @@ public final class ResilientQuotaStore implements QuotaStore {
   }
 
   @Override
+  public Future<Void> close() {
+    return shared.close();
+  }
+
+  @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
     return shared.raise(session, reads, writes, nowMs);
   }

@@ -270,4 +270,22 @@ public final class HazelcastQuotaStore implements QuotaStore {
       }
     });
   }
+
+  /** Returns what every lease still holds, so that a replica's shutdown takes no reads with it. Blocking on a worker. */
+  @Override
+  public Future<Void> close() {
+    return vertx.executeBlocking(() -> {
+      leases.forEach((session, lease) -> {
+        ReadLease.Unused rest = lease.close(Long.MAX_VALUE);
+        if (rest.reads() > 0) {
+          CasMap.update(sessions, lastSessions, session, current -> {
+            Usage returned = QuotaRules.returnReads(UsageJson.usage(current), rest.reads(), rest.second());
+            return new CasMap.Step<>(returned == null ? null : UsageJson.usage(returned), null);
+          });
+        }
+      });
+      leases.clear();
+      return null;
+    }, false);
+  }
 }

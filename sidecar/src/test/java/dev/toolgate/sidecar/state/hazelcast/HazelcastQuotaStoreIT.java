@@ -141,6 +141,19 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
+  void aClosingReplicaGivesBackWhatItsLeasesHold() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+    for (int i = 0; i < 10; i++) {
+      read(store, quotas, T0 + i);
+    }
+    assertThat(storedReads()).as("a lease holds reads not yet served").isGreaterThan(10);
+
+    store.close().await(10, TimeUnit.SECONDS);
+
+    assertThat(storedReads()).isEqualTo(10);
+  }
+
+  @Test
   void writesAreNeverLeased() throws Exception {
     Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
     for (int i = 0; i < 10; i++) {
