@@ -198,7 +198,7 @@ public final class LoadBench {
     }
   }
 
-  /** One client for every readiness poll (each HttpClient owns a selector thread), HTTP/1.1 as a kubelet asks. */
+  /** One client for the benchmark's own requests (each HttpClient owns a selector thread), HTTP/1.1 as a kubelet asks. */
   private static final HttpClient PROBE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   /**
@@ -256,8 +256,7 @@ public final class LoadBench {
         "--port", Integer.toString(backendPort))));
     String backendUrl = "http://127.0.0.1:" + backendPort;
     waitFor("the demo backend", () -> ok(backendUrl + "/ledger"), backend);
-    HttpClient http = PROBE;
-    http.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
+    PROBE.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
         .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + serviceMs + "}")).build(), HttpResponse.BodyHandlers.discarding());
 
     int hazelcastPort = freePort();
@@ -289,7 +288,7 @@ public final class LoadBench {
     for (Target t : targets) {
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < sessions; i++) {
-        ids.add(initialize(http, t.url()));
+        ids.add(initialize(t.url()));
       }
       generators.put(t, new LoadGenerator(vertx, t.url(), ids, body, 256));
     }
@@ -375,8 +374,8 @@ public final class LoadBench {
     return h.getValueAtPercentile(percentile) / 1000.0;
   }
 
-  private static String initialize(HttpClient http, String url) throws Exception {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url))
+  private static String initialize(String url) throws Exception {
+    HttpResponse<String> r = PROBE.send(HttpRequest.newBuilder(URI.create(url))
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
         .POST(HttpRequest.BodyPublishers.ofString(
             "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","

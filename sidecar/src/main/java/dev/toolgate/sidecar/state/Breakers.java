@@ -93,23 +93,12 @@ public final class Breakers {
   public void publishWindows(long nowMs) {
     breakers.forEach((name, e) -> {
       java.util.List<long[]> buckets = e.breaker().buckets(nowMs);
-      if (!buckets.isEmpty() && !sameBuckets(buckets, published.get(name))) {
+      java.util.List<long[]> last = published.get(name);
+      if (!buckets.isEmpty() && (last == null || !java.util.Arrays.deepEquals(buckets.toArray(), last.toArray()))) {
         shared.publishWindow(name, buckets, e.policy().windowSeconds() * 1000L);
         published.put(name, buckets);
       }
     });
-  }
-
-  private static boolean sameBuckets(java.util.List<long[]> a, java.util.List<long[]> b) {
-    if (b == null || a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (!java.util.Arrays.equals(a.get(i), b.get(i))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Every breaker by name, for metrics. */

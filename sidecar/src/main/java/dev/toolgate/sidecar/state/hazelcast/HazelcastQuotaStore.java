@@ -72,7 +72,23 @@ public final class HazelcastQuotaStore implements QuotaStore {
       }
     }
     Promise<QuotaVerdict> promise = Promise.promise();
-    schedule(session, new Pending(agent, write, quotas, nowMs, vertx.getOrCreateContext(), promise), nowMs);
+    Pending pending = new Pending(agent, write, quotas, nowMs, vertx.getOrCreateContext(), promise);
+    boolean[] start = {false};
+    waiting.compute(session, (key, queue) -> {
+      List<Pending> q = queue;
+      if (q == null) {
+        q = new ArrayList<>();
+        start[0] = true;
+      }
+      q.add(pending);
+      return q;
+    });
+    if (start[0]) {
+      vertx.executeBlocking(() -> {
+        drain(session);
+        return null;
+      }, false);
+    }
     return promise.future();
   }
 
@@ -81,44 +97,19 @@ public final class HazelcastQuotaStore implements QuotaStore {
     return !write && quotas.perAgent() == null;
   }
 
-  /** Queues a call (none: only return a lease's rest) and starts the session's drain if none runs. */
-  private void schedule(String session, Pending pending, long nowMs) {
-    boolean[] start = {false};
-    waiting.compute(session, (key, queue) -> {
-      List<Pending> q = queue;
-      if (q == null) {
-        q = new ArrayList<>();
-        start[0] = true;
-      }
-      if (pending != null) {
-        q.add(pending);
-      }
-      return q;
-    });
-    if (start[0]) {
-      vertx.executeBlocking(() -> {
-        drain(session, nowMs);
-        return null;
-      }, false);
-    }
-  }
-
-  private void drain(String session, long startMs) {
-    boolean first = true;
+  private void drain(String session) {
     while (true) {
       List<Pending> batch = new ArrayList<>();
-      boolean mayBeEmpty = first;
       waiting.compute(session, (key, queue) -> {
         batch.addAll(queue);
         queue.clear();
-        return batch.isEmpty() && !mayBeEmpty ? null : queue;
+        return batch.isEmpty() ? null : queue;
       });
-      if (batch.isEmpty() && !first) {
+      if (batch.isEmpty()) {
         return;
       }
-      first = false;
       try {
-        QuotaVerdict[] verdicts = apply(session, batch, startMs);
+        QuotaVerdict[] verdicts = apply(session, batch);
         for (int i = 0; i < batch.size(); i++) {
           Pending p = batch.get(i);
           QuotaVerdict verdict = verdicts[i];
@@ -131,13 +122,13 @@ public final class HazelcastQuotaStore implements QuotaStore {
   }
 
   /**
-   * The verdicts of a batch of one session's calls, in arrival order; an empty batch only returns
-   * the rest of an expired lease. Blocking.
+   * The verdicts of a batch of one session's calls, in arrival order; the round trip also returns
+   * the rest of the session's lease from an earlier second. Blocking.
    */
-  private QuotaVerdict[] apply(String session, List<Pending> batch, long startMs) {
+  private QuotaVerdict[] apply(String session, List<Pending> batch) {
     int n = batch.size();
     QuotaVerdict[] verdicts = new QuotaVerdict[n];
-    long nowMs = startMs;
+    long nowMs = Long.MIN_VALUE;
     Quotas leaseQuotas = null;
     for (Pending p : batch) {
       nowMs = Math.max(nowMs, p.nowMs());
@@ -264,7 +255,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
     long second = Math.floorDiv(nowMs, 1000);
     leases.forEach((session, lease) -> {
       if (lease.holdsUnusedBefore(second - 1)) {
-        schedule(session, null, nowMs);
+        vertx.executeBlocking(() -> {
+          returnRest(session, lease.close(second));
+          return null;
+        }, false);
       } else if (lease.idle(second) && !waiting.containsKey(session)) {
         leases.remove(session, lease);
       }
@@ -275,17 +269,24 @@ public final class HazelcastQuotaStore implements QuotaStore {
   @Override
   public Future<Void> close() {
     return vertx.executeBlocking(() -> {
-      leases.forEach((session, lease) -> {
-        ReadLease.Unused rest = lease.close(Long.MAX_VALUE);
-        if (rest.reads() > 0) {
-          CasMap.update(sessions, lastSessions, session, current -> {
-            Usage returned = QuotaRules.returnReads(UsageJson.usage(current), rest.reads(), rest.second());
-            return new CasMap.Step<>(returned == null ? null : UsageJson.usage(returned), null);
-          });
-        }
-      });
+      leases.forEach((session, lease) -> returnRest(session, lease.close(Long.MAX_VALUE)));
       leases.clear();
       return null;
     }, false);
+  }
+
+  /**
+   * Returns a lease's rest to the session's entry. Blocking. It may meet a drain of the same
+   * session on the key: the compare-and-set then retries; the rest itself was taken from the lease
+   * once, so it is never returned twice.
+   */
+  private void returnRest(String session, ReadLease.Unused rest) {
+    if (rest.reads() == 0) {
+      return;
+    }
+    CasMap.update(sessions, lastSessions, session, current -> {
+      Usage returned = QuotaRules.returnReads(UsageJson.usage(current), rest.reads(), rest.second());
+      return new CasMap.Step<>(returned == null ? null : UsageJson.usage(returned), null);
+    });
   }
 }

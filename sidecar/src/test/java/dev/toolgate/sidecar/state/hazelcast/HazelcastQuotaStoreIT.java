@@ -21,6 +21,10 @@ import org.junit.jupiter.api.Test;
 /** The combined compare-and-set of a session's counters and its read leases, on a real Hazelcast member. */
 class HazelcastQuotaStoreIT {
 
+  private static final long T0 = 1_800_000_000_000L;
+  /** Limits a test does not reach: only the leases' own behaviour shows. */
+  private static final Quotas ROOMY = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+
   private Vertx vertx;
   private HazelcastInstance member;
   private HazelcastQuotaStore store;
@@ -92,15 +96,14 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void aSteadySessionCostsAboutOneRoundTripPerSecond() throws Exception {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
     for (int i = 0; i < 20; i++) {
-      assertThat(read(store, quotas, T0 + i * 40L)).isTrue();
+      assertThat(read(store, ROOMY, T0 + i * 40L)).isTrue();
     }
     long versionAfterFirstSecond = version();
 
     for (int second = 1; second <= 3; second++) {
       for (int i = 0; i < 20; i++) {
-        assertThat(read(store, quotas, T0 + second * 1_000L + i * 40L)).isTrue();
+        assertThat(read(store, ROOMY, T0 + second * 1_000L + i * 40L)).isTrue();
       }
     }
 
@@ -129,23 +132,17 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void aResetDropsTheLeaseSoTheNextReadIsCountedAgain() throws Exception {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
-    for (int i = 0; i < 10; i++) {
-      read(store, quotas, T0 + i);
-    }
+    tenReadsInOneSecond();
 
     store.reset("s1").await(10, TimeUnit.SECONDS);
-    read(store, quotas, T0 + 20);
+    read(store, ROOMY, T0 + 20);
 
     assertThat(storedReads()).isEqualTo(1);
   }
 
   @Test
   void aClosingReplicaGivesBackWhatItsLeasesHold() throws Exception {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
-    for (int i = 0; i < 10; i++) {
-      read(store, quotas, T0 + i);
-    }
+    tenReadsInOneSecond();
     assertThat(storedReads()).as("a lease holds reads not yet served").isGreaterThan(10);
 
     store.close().await(10, TimeUnit.SECONDS);
@@ -155,37 +152,15 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void writesAreNeverLeased() throws Exception {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
-    for (int i = 0; i < 10; i++) {
-      read(store, quotas, T0 + i);
-    }
+    tenReadsInOneSecond();
     long before = version();
 
     for (int i = 0; i < 3; i++) {
-      store.consume("s1", "agent-1", true, quotas, T0 + 20 + i).await(10, TimeUnit.SECONDS);
+      store.consume("s1", "agent-1", true, ROOMY, T0 + 20 + i).await(10, TimeUnit.SECONDS);
     }
 
     assertThat(version() - before).isEqualTo(3);
     assertThat(UsageJson.usage(sessionsMap().get("s1")).writes()).isEqualTo(3);
-  }
-
-  private static final long T0 = 1_800_000_000_000L;
-
-  private static boolean read(HazelcastQuotaStore replica, Quotas quotas, long nowMs) throws Exception {
-    return replica.consume("s1", "agent-1", false, quotas, nowMs).await(10, TimeUnit.SECONDS).allowed();
-  }
-
-  private IMap<String, String> sessionsMap() {
-    return member.getMap(HazelcastQuotaStore.SESSIONS);
-  }
-
-  private int storedReads() {
-    return UsageJson.usage(sessionsMap().get("s1")).reads();
-  }
-
-  /** The entry's version: one more per stored change. */
-  private long version() {
-    return sessionsMap().getEntryView("s1").getVersion();
   }
 
   @Test
@@ -220,5 +195,29 @@ class HazelcastQuotaStoreIT {
         .allSatisfy(v -> assertThat(v.limitName()).isEqualTo("quotas.perAgent.read"));
     assertThat(UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1")).reads())
         .isEqualTo(40);
+  }
+
+  /** Ten reads of session s1 within second T0 on {@code store}: its lease then holds a few more. */
+  private void tenReadsInOneSecond() throws Exception {
+    for (int i = 0; i < 10; i++) {
+      read(store, ROOMY, T0 + i);
+    }
+  }
+
+  private static boolean read(HazelcastQuotaStore replica, Quotas quotas, long nowMs) throws Exception {
+    return replica.consume("s1", "agent-1", false, quotas, nowMs).await(10, TimeUnit.SECONDS).allowed();
+  }
+
+  private IMap<String, String> sessionsMap() {
+    return member.getMap(HazelcastQuotaStore.SESSIONS);
+  }
+
+  private int storedReads() {
+    return UsageJson.usage(sessionsMap().get("s1")).reads();
+  }
+
+  /** The entry's version: one more per stored change. */
+  private long version() {
+    return sessionsMap().getEntryView("s1").getVersion();
   }
 }
