@@ -128,11 +128,13 @@ class ChartTest {
   @Test
   void passesTheSidecarSettingsToTheInjector() {
     Container operator = operatorContainer(Rendered.with(Map.of(
-        "image.tag", "1.2.3", "sidecar.memoryLimit", "200Mi", "sidecar.nativeSidecars", false)));
+        "image.tag", "1.2.3", "sidecar.memoryLimit", "200Mi", "sidecar.nativeSidecars", false,
+        "sidecar.javaOpts", "-XX:TieredStopAtLevel=1")));
     assertThat(env(operator, "TOOLGATE_SIDECAR_IMAGE")).isEqualTo("ghcr.io/toolgate/sidecar:1.2.3");
     assertThat(operator.getImage()).isEqualTo("ghcr.io/toolgate/operator:1.2.3");
     assertThat(env(operator, "TOOLGATE_SIDECAR_MEMORY_LIMIT")).isEqualTo("200Mi");
     assertThat(env(operator, "TOOLGATE_NATIVE_SIDECARS")).isEqualTo("false");
+    assertThat(env(operator, "TOOLGATE_SIDECAR_JAVA_OPTS")).isEqualTo("-XX:TieredStopAtLevel=1");
     assertThat(env(operator, "TOOLGATE_APPROVAL_SECRET")).isEqualTo("toolgate-approval-key");
   }
 
@@ -195,6 +197,8 @@ class ChartTest {
         .hasMessageContaining("timeoutSeconds");
     assertThatThrownBy(() -> Rendered.with(Map.of("sidecar.memoryLimit", "lots")))
         .hasMessageContaining("memoryLimit");
+    assertThatThrownBy(() -> Rendered.with(Map.of("sidecar.javaOpts", "-Xmx64m -jar other.jar")))
+        .hasMessageContaining("javaOpts");
     assertThatThrownBy(() -> Rendered.with(Map.of("hazelcast.replica", 3)))
         .hasMessageContaining("replica");
   }

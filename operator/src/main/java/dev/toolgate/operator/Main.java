@@ -152,6 +152,7 @@ public final class Main {
         TOOLGATE_WEBHOOK_CONFIGURATION the MutatingWebhookConfiguration (default toolgate-injector)
         TOOLGATE_SIDECAR_IMAGE         the sidecar image to inject
         TOOLGATE_SIDECAR_CPU_REQUEST / _MEMORY_REQUEST / _MEMORY_LIMIT   (50m / 96Mi / 160Mi)
+        TOOLGATE_SIDECAR_JAVA_OPTS     JVM options for every sidecar (its JDK_JAVA_OPTIONS; default none)
         TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false
         TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)
         TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join
@@ -176,6 +177,7 @@ public final class Main {
             env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
             env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
             env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
+            env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
             namespace,
             Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
             env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key")),

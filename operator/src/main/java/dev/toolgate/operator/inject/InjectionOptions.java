@@ -8,6 +8,7 @@ package dev.toolgate.operator.inject;
  * @param cpuRequest e.g. {@code 50m}
  * @param memoryRequest e.g. {@code 96Mi}
  * @param memoryLimit e.g. {@code 160Mi}
+ * @param javaOpts JVM options added to the image's own, through {@code JDK_JAVA_OPTIONS}; blank adds none
  * @param operatorNamespace never injected into
  * @param nativeSidecars whether the cluster supports init containers with {@code restartPolicy: Always}
  *     (Kubernetes 1.29+): the agent then starts after the sidecar is ready and the sidecar outlives it
@@ -18,6 +19,7 @@ public record InjectionOptions(
     String cpuRequest,
     String memoryRequest,
     String memoryLimit,
+    String javaOpts,
     String operatorNamespace,
     boolean nativeSidecars,
     String approvalSecret) {
@@ -31,6 +33,8 @@ public record InjectionOptions(
   public static final String CONTAINER = "toolgate-sidecar";
   public static final String CONFIG_DIR = "/etc/toolgate/config";
   public static final String APPROVAL_DIR = "/etc/toolgate/approval";
+  /** Read by the {@code java} launcher, ahead of the command line: how options reach the image's entrypoint. */
+  public static final String ENV_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
   /** The environment variable that tells the agent where its MCP upstreams are reached. */
   public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
 }

@@ -84,7 +84,7 @@ public final class SidecarInjector {
   }
 
   private Container sidecar() {
-    return new ContainerBuilder()
+    ContainerBuilder sidecar = new ContainerBuilder()
         .withName(InjectionOptions.CONTAINER)
         .withImage(options.image())
         .withArgs("--config", InjectionOptions.CONFIG_DIR + "/" + Revisions.CONFIG_KEY)
@@ -108,8 +108,11 @@ public final class SidecarInjector {
         .addNewVolumeMount().withName("toolgate-config").withMountPath(InjectionOptions.CONFIG_DIR).withReadOnly(true).endVolumeMount()
         .addNewVolumeMount().withName("toolgate-approval").withMountPath(InjectionOptions.APPROVAL_DIR).withReadOnly(true).endVolumeMount()
         // The root file system is read-only; the JVM and Vert.x's file cache need a scratch directory.
-        .addNewVolumeMount().withName("toolgate-tmp").withMountPath("/tmp").endVolumeMount()
-        .build();
+        .addNewVolumeMount().withName("toolgate-tmp").withMountPath("/tmp").endVolumeMount();
+    if (!options.javaOpts().isBlank()) {
+      sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS, options.javaOpts().strip(), null));
+    }
+    return sidecar.build();
   }
 
   private static Volume configVolume(String policy) {

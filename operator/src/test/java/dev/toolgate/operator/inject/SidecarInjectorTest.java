@@ -22,7 +22,7 @@ public class SidecarInjectorTest {
   static final Path GOLDEN = Path.of("src/test/resources/golden/agent-pod.patch.json");
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   public static final InjectionOptions OPTIONS = new InjectionOptions("ghcr.io/toolgate/sidecar:0.1.0", "50m", "96Mi",
-      "160Mi", "toolgate", true, "toolgate-approval-key");
+      "160Mi", "", "toolgate", true, "toolgate-approval-key");
 
   private final SidecarInjector injector = new SidecarInjector(OPTIONS);
 
@@ -77,11 +77,31 @@ public class SidecarInjectorTest {
 
   @Test
   void addsARegularContainerWhereNativeSidecarsAreMissing() throws Exception {
-    SidecarInjector old = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi", "toolgate", false, "k"));
+    SidecarInjector old = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi", "", "toolgate", false, "k"));
 
     Pod injected = apply(pod(), old.patch(pod()));
 
     assertThat(injected.getSpec().getInitContainers()).isNullOrEmpty();
     assertThat(injected.getSpec().getContainers()).extracting(Container::getName).containsExactly("toolgate-sidecar", "agent");
+  }
+
+  @Test
+  void passesTheJavaOptionsToTheSidecarJvmOnly() throws Exception {
+    SidecarInjector compact = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi",
+        " -XX:TieredStopAtLevel=1 ", "toolgate", true, "k"));
+
+    Pod injected = apply(pod(), compact.patch(pod()));
+
+    assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+        .containsExactly("JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1");
+    assertThat(injected.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName())
+        .doesNotContain("JDK_JAVA_OPTIONS");
+  }
+
+  @Test
+  void addsNoJavaOptionsByDefault() throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+
+    assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).isNullOrEmpty();
   }
 }

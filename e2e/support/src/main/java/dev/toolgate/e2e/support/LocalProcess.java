@@ -57,7 +57,13 @@ public final class LocalProcess implements AutoCloseable {
 
   /** Runs a short Java command to completion and returns its stdout; fails with its stderr otherwise. */
   public static String runJava(Path logs, String name, List<String> arguments) throws IOException, InterruptedException {
-    LocalProcess p = java(name + "-" + RUNS.incrementAndGet(), logs, arguments);
+    return runJava(logs, name, arguments, Map.of());
+  }
+
+  /** As {@link #runJava(Path, String, List)}, with these environment variables added. */
+  public static String runJava(Path logs, String name, List<String> arguments, Map<String, String> environment)
+      throws IOException, InterruptedException {
+    LocalProcess p = java(name + "-" + RUNS.incrementAndGet(), logs, arguments, environment);
     if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
       p.close();
       throw new IllegalStateException(name + " did not finish within 120 s");
