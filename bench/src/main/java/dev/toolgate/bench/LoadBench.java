@@ -46,7 +46,7 @@ public final class LoadBench {
   static final String USAGE = """
       Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--settle 3]
                        [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--sessions 1]
-                       [--compare DIR]
+                       [--first-calls 500] [--compare DIR]
         --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
         --seconds N      measured seconds per target and rate, taken as one-second slices round-robin
                          over the targets, and the seconds of each saturation run (default 10)
@@ -60,6 +60,8 @@ public final class LoadBench {
                          baseline of the deltas and always runs)
         --sessions N     MCP sessions per target, taken in turn by the calls (default 1: one busy session;
                          more spreads the quota checks over as many shared counters)
+        --first-calls N  calls sent at 50 calls/s to a freshly started sidecar (full policy, Hazelcast
+                         client as in a cluster), its first calls after ready: 0 skips (default 500)
         --compare DIR    also load the sidecar targets of another checkout, built (its jar, JVM options,
                          image environment and archive), in the same slices: a before/after in one run
       """;
@@ -161,6 +163,7 @@ public final class LoadBench {
     options.put("--targets", "direct,nginx,pass-through,full");
     options.put("--compare", "");
     options.put("--sessions", "1");
+    options.put("--first-calls", "500");
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.print(USAGE);
@@ -184,7 +187,7 @@ public final class LoadBench {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
           Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
           Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")),
-          Integer.parseInt(options.get("--sessions")),
+          Integer.parseInt(options.get("--sessions")), Integer.parseInt(options.get("--first-calls")),
           options.get("--compare").isEmpty() ? null : Path.of(options.get("--compare")).toAbsolutePath().normalize());
     } finally {
       bench.processes.forEach(LocalProcess::close);
@@ -249,7 +252,7 @@ public final class LoadBench {
   }
 
   private void run(int[] rates, int seconds, int warmup, int settle, int inFlight, int serviceMs, int starts,
-      List<String> only, int sessions, Path compare) throws Exception {
+      List<String> only, int sessions, int firstCalls, Path compare) throws Exception {
     int backendPort = freePort();
     LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
@@ -359,9 +362,51 @@ public final class LoadBench {
           saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",
           ms(r.latencyMicros(), 99));
     }
+    if (firstCalls > 0) {
+      firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), firstCalls);
+    }
     generators.values().forEach(LoadGenerator::close);
     vertx.close();
     timeToReady(starts, builds);
+  }
+
+  /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
+  private static final int FIRST_CALLS_PER_SECOND = 50;
+
+  /**
+   * Per build, a freshly started sidecar with the full policy as it runs in a cluster (Hazelcast
+   * client): its time from process start to ready, then its first {@code calls} calls at 50 a
+   * second, each one-second slice followed by one of direct's, and its resident memory after them.
+   * What an agent pays before the hot path is compiled, and what a sidecar holds at an agent's pace.
+   */
+  private void firstCalls(Vertx vertx, List<SidecarBuild> builds, String backendUrl, int hazelcastPort, String body,
+      LoadGenerator direct, int calls) throws Exception {
+    int slices = Math.max(1, calls / FIRST_CALLS_PER_SECOND);
+    System.out.printf(Locale.ROOT, "%nfirst calls (a fresh sidecar, full policy on a Hazelcast client: its first %d calls"
+        + " after ready at %d calls/s, slices taken in turn with direct's)%n%-22s %8s %8s %8s %8s %8s %8s %8s%n",
+        slices * FIRST_CALLS_PER_SECOND, FIRST_CALLS_PER_SECOND, "target", "ready ms", "p50 ms", "p99 ms", "+p50",
+        "+p99", "rss MiB", "anon MiB");
+    for (SidecarBuild b : builds) {
+      Path config = fullPolicy(backendUrl, hazelcastPort);
+      long start = System.nanoTime();
+      Target t = startSidecar("first calls" + b.suffix(), config, b);
+      long readyMillis = (System.nanoTime() - start) / 1_000_000;
+      Histogram sidecar = new Histogram(60_000_000L, 3);
+      Histogram baseline = new Histogram(60_000_000L, 3);
+      try (LoadGenerator g = new LoadGenerator(vertx, t.url(), List.of(initialize(t.url())), body, 8)) {
+        for (int slice = 0; slice < slices; slice++) {
+          sidecar.add(g.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
+          baseline.add(direct.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
+        }
+      }
+      System.out.printf(Locale.ROOT, "%-22s %8s %8.3f %8.3f %8s %8s %8s %8s%n", "direct", "-", ms(baseline, 50),
+          ms(baseline, 99), "-", "-", "-", "-");
+      System.out.printf(Locale.ROOT, "%-22s %8d %8.3f %8.3f %8.3f %8.3f %8.0f %8.0f%n", t.name(), readyMillis,
+          ms(sidecar, 50), ms(sidecar, 99), ms(sidecar, 50) - ms(baseline, 50), ms(sidecar, 99) - ms(baseline, 99),
+          t.process().residentMib(), t.process().anonymousMib());
+      t.process().close();
+      processes.remove(t.process());
+    }
   }
 
   /** GC time of this JVM (the load generator): its pauses delay calls and show in every target's tail. */
