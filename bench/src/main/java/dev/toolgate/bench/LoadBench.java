@@ -68,6 +68,8 @@ public final class LoadBench {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final String TOOL = "get_deployment_job";
+  /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
+  private static final int FIRST_CALLS_PER_SECOND = 50;
 
   private final Path root;
   private final Path work;
@@ -181,6 +183,10 @@ public final class LoadBench {
         System.err.print("error: " + positive + " must be at least 1, was " + options.get(positive) + "\n\n" + USAGE);
         System.exit(2);
       }
+    }
+    if (Integer.parseInt(options.get("--first-calls")) < 0) {
+      System.err.print("error: --first-calls must be 0 (skip) or more, was " + options.get("--first-calls") + "\n\n" + USAGE);
+      System.exit(2);
     }
     LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize());
     try {
@@ -369,9 +375,6 @@ public final class LoadBench {
     vertx.close();
     timeToReady(starts, builds);
   }
-
-  /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
-  private static final int FIRST_CALLS_PER_SECOND = 50;
 
   /**
    * Per build, a freshly started sidecar with the full policy as it runs in a cluster (Hazelcast

@@ -166,21 +166,28 @@ public final class Main {
       return args[1].equals("--help") || args[1].equals("-h") ? 0 : 2;
     }
     String namespace = env("TOOLGATE_NAMESPACE", "toolgate");
+    dev.toolgate.operator.inject.InjectionOptions injection;
+    try {
+      injection = new dev.toolgate.operator.inject.InjectionOptions(
+          env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
+          env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
+          env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
+          env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
+          env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
+          namespace,
+          Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
+          env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key"));
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    }
     OperatorProcess process = new OperatorProcess(
         namespace,
         env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
         Integer.parseInt(env("TOOLGATE_WEBHOOK_PORT", "8443")),
         env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
         env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
-        new dev.toolgate.operator.inject.InjectionOptions(
-            env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
-            env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
-            env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
-            env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
-            env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
-            namespace,
-            Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
-            env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key")),
+        injection,
         new RenderOptions(0, null, "client", env("TOOLGATE_HAZELCAST_DNS",
             "toolgate-hazelcast." + namespace + ".svc.cluster.local"), List.of(), null, null));
     try {

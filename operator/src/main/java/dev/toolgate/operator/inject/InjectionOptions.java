@@ -37,4 +37,15 @@ public record InjectionOptions(
   public static final String ENV_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
   /** The environment variable that tells the agent where its MCP upstreams are reached. */
   public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
+
+  public InjectionOptions {
+    javaOpts = javaOpts == null ? "" : javaOpts.strip();
+    for (String option : javaOpts.split("\\s+")) {
+      // The launcher refuses a main class or -jar in JDK_JAVA_OPTIONS: every sidecar would fail to start.
+      if (!option.isEmpty() && (!option.startsWith("-") || option.equals("-jar"))) {
+        throw new IllegalArgumentException("sidecar JVM options must be options (each starting with '-', no -jar),"
+            + " was '" + javaOpts + "'");
+      }
+    }
+  }
 }

@@ -109,8 +109,8 @@ public final class SidecarInjector {
         .addNewVolumeMount().withName("toolgate-approval").withMountPath(InjectionOptions.APPROVAL_DIR).withReadOnly(true).endVolumeMount()
         // The root file system is read-only; the JVM and Vert.x's file cache need a scratch directory.
         .addNewVolumeMount().withName("toolgate-tmp").withMountPath("/tmp").endVolumeMount();
-    if (!options.javaOpts().isBlank()) {
-      sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS, options.javaOpts().strip(), null));
+    if (!options.javaOpts().isEmpty()) {
+      sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS, options.javaOpts(), null));
     }
     return sidecar.build();
   }

@@ -1,6 +1,7 @@
 package dev.toolgate.operator.inject;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -96,6 +97,14 @@ public class SidecarInjectorTest {
         .containsExactly("JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1");
     assertThat(injected.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName())
         .doesNotContain("JDK_JAVA_OPTIONS");
+  }
+
+  @Test
+  void refusesJavaOptionsThatAreNotOptions() {
+    assertThatThrownBy(() -> new InjectionOptions("img", "50m", "96Mi", "160Mi", "-Xss1m -jar other.jar", "toolgate",
+        true, "k")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'-Xss1m -jar other.jar'");
+    assertThatThrownBy(() -> new InjectionOptions("img", "50m", "96Mi", "160Mi", "Main", "toolgate", true, "k"))
+        .hasMessageContaining("each starting with '-'");
   }
 
   @Test
