@@ -138,9 +138,11 @@ public final class LoadBench {
     double anonymousMib;
     double allocatedBytes;
     double gcMillis;
+    long contextSwitches;
 
-    void add(LoadGenerator.Result r, double cpu, long generatorGc, LocalProcess process, JvmCounters before,
-        JvmCounters after) {
+    void add(LoadGenerator.Result r, double cpu, long generatorGc, long switches, LocalProcess process,
+        JvmCounters before, JvmCounters after) {
+      contextSwitches += switches;
       allocatedBytes += after.allocatedBytes() - before.allocatedBytes();
       gcMillis += after.gcMillis() - before.gcMillis();
       latencyMicros.add(r.latencyMicros());
@@ -324,8 +326,8 @@ public final class LoadBench {
       g.fixedRate(lowest, warmup);
     }
     for (int rate : rates) {
-      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %8s %8s %10s %7s %7s %9s%n",
-          rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "rss MiB", "anon MiB",
+      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s%n",
+          rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
           "KiB/call", "gc ms", "errors", "load gc ms");
       for (LoadGenerator g : generators.values()) {
         g.fixedRate(rate, settle);
@@ -344,9 +346,11 @@ public final class LoadBench {
           double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
           long gc = generatorGcMillis();
           JvmCounters jvm = t.jvmCounters();
+          long switches = t.process() == null ? 0 : t.process().contextSwitches();
           LoadGenerator.Result r = e.getValue().fixedRate(rate, 1);
+          long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
           measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
-              t.process(), jvm, t.jvmCounters());
+              switched, t.process(), jvm, t.jvmCounters());
         }
       }
       Histogram direct = null;
@@ -360,10 +364,12 @@ public final class LoadBench {
           directSlices = m;
         }
         double cpuPerThousand = m.cpuSeconds / m.seconds / (rate / 1000.0);
-        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %8s %8s %10s %7s %7d %9d%n", t.name(),
+        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7d %9d%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
             ms(h, 99.9) - ms(direct, 99.9), medianSliceDelta(m.sliceP99, directSlices.sliceP99),
             t.process() == null ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
+            t.process() == null ? "-" : String.format(Locale.ROOT, "%.1f",
+                (double) m.contextSwitches / Math.max(1, m.latencyMicros.getTotalCount())),
             t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.residentMib),
             t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.anonymousMib),
             t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.1f",

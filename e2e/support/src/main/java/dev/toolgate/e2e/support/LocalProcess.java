@@ -107,6 +107,29 @@ public final class LocalProcess implements AutoCloseable {
     }).sum() / TICKS_PER_SECOND;
   }
 
+  /**
+   * Context switches of every thread of the process and its children so far, voluntary (a thread
+   * waited) and not (it was preempted): how often its threads hand work to each other and wait
+   * for a core. 0 where /proc is not there.
+   */
+  public long contextSwitches() {
+    return tree().mapToLong(h -> {
+      try (var tasks = Files.list(Path.of("/proc/" + h.pid() + "/task"))) {
+        return tasks.mapToLong(task -> {
+          try {
+            return Files.readAllLines(task.resolve("status")).stream()
+                .filter(l -> l.startsWith("voluntary_ctxt_switches:") || l.startsWith("nonvoluntary_ctxt_switches:"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).sum();
+          } catch (IOException | RuntimeException e) {
+            return 0; // the thread ended meanwhile
+          }
+        }).sum();
+      } catch (IOException | RuntimeException e) {
+        return 0;
+      }
+    }).sum();
+  }
+
   /** Resident memory of the process and its children, in MiB (0 where /proc is not there). */
   public double residentMib() {
     return statusKib("VmRSS:") / 1024.0;
