@@ -566,15 +566,12 @@ public final class LoadBench {
     ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
     int mcp = doc.get("listen").get("port").asInt();
     int admin = doc.get("admin").get("port").asInt();
-    List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions(), "-XX:SharedArchiveFile=" + build.archive()));
     // Extra flags for a profiling run, e.g. -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename=x.jfr
     String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
-    if (!extra.isBlank()) {
-      args.addAll(Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
-    }
-    args.addAll(List.of("-jar", build.jar().toString(), "--config", config.toString()));
-    LocalProcess process = keep(LocalProcess.java(name.replaceAll("[^a-zA-Z0-9.-]+", "-"), logs, args,
-        SidecarImage.environment(build.root())));
+    List<String> flags = extra.isBlank() ? List.of()
+        : Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+"));
+    LocalProcess process = keep(LocalProcess.java(name.replaceAll("[^a-zA-Z0-9.-]+", "-"), logs,
+        sidecarCommand(build, true, flags, config), SidecarImage.environment(build.root())));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
     return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process,
         "http://127.0.0.1:" + admin + "/metrics");
@@ -588,28 +585,32 @@ public final class LoadBench {
   private void timeToReady(int starts, List<SidecarBuild> builds) throws Exception {
     System.out.printf(Locale.ROOT, "%ntime to ready (process start to /readyz 200, embedded Hazelcast member, %d starts)%n",
         starts);
-    record Variant(SidecarBuild build, boolean withArchive, long[] millis, double[] memory) {}
+    record Variant(SidecarBuild build, boolean withArchive, List<Start> starts) {}
     List<Variant> variants = new ArrayList<>();
-    variants.add(new Variant(builds.get(0), false, new long[starts], new double[2]));
+    variants.add(new Variant(builds.get(0), false, new ArrayList<>()));
     for (SidecarBuild build : builds) {
-      variants.add(new Variant(build, true, new long[starts], new double[2]));
+      variants.add(new Variant(build, true, new ArrayList<>()));
     }
     for (int i = 0; i < starts; i++) {
       for (Variant v : variants) {
-        v.millis()[i] = startUntilReady(v.build(), v.withArchive(), i, v.memory());
+        v.starts().add(startUntilReady(v.build(), v.withArchive(), i));
       }
     }
     for (Variant v : variants) {
-      long[] millis = v.millis().clone();
-      Arrays.sort(millis);
+      long[] millis = v.starts().stream().mapToLong(Start::millis).sorted().toArray();
       String label = (v.withArchive() ? "with the class-data archive" : "without class-data archive") + v.build().suffix();
       System.out.printf(Locale.ROOT, "  %-40s median %5d ms (min %d, max %d); when ready rss %.0f MiB, anon %.0f MiB%n",
-          label, millis[starts / 2], millis[0], millis[starts - 1], v.memory()[0], v.memory()[1]);
+          label, millis[starts / 2], millis[0], millis[starts - 1],
+          v.starts().stream().mapToDouble(Start::residentMib).max().orElse(0),
+          v.starts().stream().mapToDouble(Start::anonymousMib).max().orElse(0));
     }
   }
 
-  /** One start of {@code build}'s sidecar until /readyz answers 200; keeps the largest rss and anon seen. */
-  private long startUntilReady(SidecarBuild build, boolean withArchive, int i, double[] memory) throws Exception {
+  /** One start until ready: how long it took, and the sidecar's memory then. */
+  private record Start(long millis, double residentMib, double anonymousMib) {}
+
+  /** One start of {@code build}'s sidecar until /readyz answers 200. */
+  private Start startUntilReady(SidecarBuild build, boolean withArchive, int i) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
     int admin = freePort();
     doc.putObject("listen").put("host", "127.0.0.1").put("port", freePort());
@@ -618,18 +619,22 @@ public final class LoadBench {
     doc.putObject("approvals").put("keyFile", work.resolve("approval.key").toString());
     Path config = work.resolve("ready.yaml");
     YAML.writeValue(config.toFile(), doc);
+    List<String> command = sidecarCommand(build, withArchive, List.of(), config);
+    long start = System.nanoTime();
+    try (LocalProcess p = LocalProcess.java("ready-" + i, logs, command, SidecarImage.environment(build.root()))) {
+      waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
+      return new Start((System.nanoTime() - start) / 1_000_000, p.residentMib(), p.anonymousMib());
+    }
+  }
+
+  /** The sidecar's JVM arguments as the image passes them: its options, its archive unless left out, {@code flags}, the jar. */
+  private static List<String> sidecarCommand(SidecarBuild build, boolean withArchive, List<String> flags, Path config) {
     List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions()));
     if (withArchive) {
       args.add("-XX:SharedArchiveFile=" + build.archive());
     }
+    args.addAll(flags);
     args.addAll(List.of("-jar", build.jar().toString(), "--config", config.toString()));
-    long start = System.nanoTime();
-    try (LocalProcess p = LocalProcess.java("ready-" + i, logs, args, SidecarImage.environment(build.root()))) {
-      waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
-      long millis = (System.nanoTime() - start) / 1_000_000;
-      memory[0] = Math.max(memory[0], p.residentMib());
-      memory[1] = Math.max(memory[1], p.anonymousMib());
-      return millis;
-    }
+    return args;
   }
 }

@@ -1,5 +1,6 @@
 package dev.toolgate.operator;
 
+import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
 import dev.toolgate.policy.validation.InvalidPolicyException;
@@ -166,9 +167,9 @@ public final class Main {
       return args[1].equals("--help") || args[1].equals("-h") ? 0 : 2;
     }
     String namespace = env("TOOLGATE_NAMESPACE", "toolgate");
-    dev.toolgate.operator.inject.InjectionOptions injection;
+    InjectionOptions injection;
     try {
-      injection = new dev.toolgate.operator.inject.InjectionOptions(
+      injection = new InjectionOptions(
           env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
           env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
           env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),

@@ -28,16 +28,10 @@ class ReadReservationPropertiesTest {
 
     QuotaRules.Reservation reservation = QuotaRules.reserveReads(before, asked, quotas, now);
 
-    Usage single = before;
-    int allowed = 0;
-    for (int i = 0; i < asked; i++) {
-      QuotaRules.Outcome o = QuotaRules.session(single, false, quotas, now);
-      allowed += o.verdict().allowed() ? 1 : 0;
-      single = o.next();
-    }
-    assertThat(reservation.granted()).isEqualTo(allowed);
-    assertThat(reservation.next().reads()).isEqualTo(single.reads());
-    assertThat(reservation.next().rate().inLastMinute(now)).isEqualTo(single.rate().inLastMinute(now));
+    QuotaRules.Reservation single = oneByOne(before, asked, quotas, now);
+    assertThat(reservation.granted()).isEqualTo(single.granted());
+    assertThat(reservation.next().reads()).isEqualTo(single.next().reads());
+    assertThat(reservation.next().rate().inLastMinute(now)).isEqualTo(single.next().rate().inLastMinute(now));
   }
 
   @Property
@@ -54,13 +48,22 @@ class ReadReservationPropertiesTest {
 
     Usage returned = QuotaRules.returnReads(reservation.next(), reservation.granted() - used, now / 1000);
 
-    Usage single = before;
-    for (int i = 0; i < used; i++) {
-      single = QuotaRules.session(single, false, quotas, now).next();
-    }
+    Usage single = oneByOne(before, used, quotas, now).next();
     long later = now + laterSeconds * 1000L;
     assertThat(returned.reads()).isEqualTo(single.reads());
     assertThat(returned.rate().inLastMinute(later)).isEqualTo(single.rate().inLastMinute(later));
+  }
+
+  /** {@code reads} single read calls at {@code nowMs}: how many were allowed, and the usage they left. */
+  private static QuotaRules.Reservation oneByOne(Usage before, int reads, Quotas quotas, long nowMs) {
+    Usage usage = before;
+    int allowed = 0;
+    for (int i = 0; i < reads; i++) {
+      QuotaRules.Outcome o = QuotaRules.session(usage, false, quotas, nowMs);
+      allowed += o.verdict().allowed() ? 1 : 0;
+      usage = o.next();
+    }
+    return new QuotaRules.Reservation(allowed, usage);
   }
 
   /** A session that made {@code reads} read calls, one every 100 ms, before {@code START_MS + 5 s}. */

@@ -128,14 +128,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private QuotaVerdict[] apply(String session, List<Pending> batch) {
     int n = batch.size();
     QuotaVerdict[] verdicts = new QuotaVerdict[n];
-    long nowMs = Long.MIN_VALUE;
-    Quotas leaseQuotas = null;
-    for (Pending p : batch) {
-      nowMs = Math.max(nowMs, p.nowMs());
-      if (leasable(p.write(), p.quotas())) {
-        leaseQuotas = p.quotas();
-      }
-    }
+    long nowMs = batch.stream().mapToLong(Pending::nowMs).max().orElseThrow();
+    // The quotas a lease is refilled under: the latest leasable call's (null: no read to lease).
+    Quotas leaseQuotas = batch.stream().filter(p -> leasable(p.write(), p.quotas())).map(Pending::quotas)
+        .reduce((earlier, later) -> later).orElse(null);
     long second = Math.floorDiv(nowMs, 1000);
     ReadLease lease = leaseQuotas == null ? leases.get(session) : leases.computeIfAbsent(session, s -> new ReadLease());
     boolean toCount = false;
@@ -175,8 +171,6 @@ public final class HazelcastQuotaStore implements QuotaStore {
     }
     QuotaVerdict[] sessionVerdicts = new QuotaVerdict[n];
     int[] counted = new int[2]; // reads let through by this round trip, reads reserved for the lease
-    Quotas reserveUnder = leaseQuotas;
-    long reserveAtMs = nowMs;
     CasMap.update(sessions, lastSessions, session, current -> {
       Usage usage = QuotaRules.returnReads(UsageJson.usage(current), back.reads(), back.second());
       counted[0] = 0;
@@ -192,7 +186,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
         }
       }
       if (wanted > 0 && counted[0] > 0) {
-        QuotaRules.Reservation reserved = QuotaRules.reserveReads(usage, wanted, reserveUnder, reserveAtMs);
+        QuotaRules.Reservation reserved = QuotaRules.reserveReads(usage, wanted, leaseQuotas, nowMs);
         counted[1] = reserved.granted();
         usage = reserved.next();
       }
