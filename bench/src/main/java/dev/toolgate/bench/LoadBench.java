@@ -56,9 +56,10 @@ public final class LoadBench {
         --in-flight N    concurrent calls at saturation (default 64)
         --service-ms N   the backend's service time per call (default 1)
         --starts N       sidecar starts timed for time-to-ready (default 5)
-        --targets LIST   which of direct,nginx,pass-through,full,control to load (default all but
-                         control; direct is the baseline of the deltas and always runs; control is
-                         direct again, whose deltas show the machine's own noise)
+        --targets LIST   which of direct,nginx,pass-through,full,full-local,control to load (default
+                         direct,nginx,pass-through,full; direct is the baseline of the deltas and
+                         always runs; full-local is the full policy on local state, no Hazelcast;
+                         control is direct again, whose deltas show the machine's own noise)
         --sessions N     MCP sessions per target, taken in turn by the calls (default 1: one busy session;
                          more spreads the quota checks over as many shared counters)
         --first-calls N  calls sent at 50 calls/s to a freshly started sidecar (full policy, Hazelcast
@@ -67,6 +68,7 @@ public final class LoadBench {
                          image environment and archive), in the same slices: a before/after in one run
       """;
 
+  private static final List<String> TARGETS = List.of("direct", "nginx", "pass-through", "full", "full-local", "control");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final String TOOL = "get_deployment_job";
   /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
@@ -190,6 +192,13 @@ public final class LoadBench {
         System.exit(2);
       }
     }
+    for (String target : options.get("--targets").split(",")) {
+      if (!TARGETS.contains(target)) {
+        System.err.print("error: unknown target '" + target + "' in --targets, expected some of " + String.join(",", TARGETS)
+            + "\n\n" + USAGE);
+        System.exit(2);
+      }
+    }
     if (Integer.parseInt(options.get("--first-calls")) < 0) {
       System.err.print("error: --first-calls must be 0 (skip) or more, was " + options.get("--first-calls") + "\n\n" + USAGE);
       System.exit(2);
@@ -297,6 +306,10 @@ public final class LoadBench {
       }
       if (only.contains("full")) {
         targets.add(startSidecar("full policy" + b.suffix(), fullPolicy(backendUrl, hazelcastPort), b));
+      }
+      if (only.contains("full-local")) {
+        // The same policy without Hazelcast: the difference from "full policy" is the shared state's.
+        targets.add(startSidecar("full, local" + b.suffix(), fullPolicy(backendUrl, -1), b));
       }
     }
 
@@ -542,14 +555,18 @@ public final class LoadBench {
   /**
    * Seed 000's rendered policy (e2e/demo/sidecar.yaml, what the operator renders) on a Hazelcast
    * client, with the quotas raised so that the load is not refused: they are still checked and
-   * counted in Hazelcast on every call.
+   * counted in Hazelcast on every call. A negative {@code hazelcastPort} keeps the state local.
    */
   private Path fullPolicy(String backendUrl, int hazelcastPort) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
     doc.putObject("listen").put("host", "127.0.0.1").put("port", freePort());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", freePort());
-    doc.putObject("sharedState").put("mode", "client").put("clusterName", "toolgate")
-        .putArray("members").add("127.0.0.1:" + hazelcastPort);
+    if (hazelcastPort < 0) {
+      doc.putObject("sharedState").put("mode", "local");
+    } else {
+      doc.putObject("sharedState").put("mode", "client").put("clusterName", "toolgate")
+          .putArray("members").add("127.0.0.1:" + hazelcastPort);
+    }
     Path key = work.resolve("approval.key");
     Files.writeString(key, "bench-approval-key-0123456789abcdefghijklmnop");
     doc.putObject("approvals").put("keyFile", key.toString());
