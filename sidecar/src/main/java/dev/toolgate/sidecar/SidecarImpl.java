@@ -18,6 +18,7 @@ import dev.toolgate.sidecar.state.hazelcast.HazelcastCircuits;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastIdempotencyStore;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
 import dev.toolgate.sidecar.state.hazelcast.SharedState;
+import dev.toolgate.sidecar.warmup.Warmup;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -46,6 +47,9 @@ final class SidecarImpl implements Sidecar {
   private Stores stores;
   private HazelcastInstance hazelcast;
   private volatile boolean sharedUp;
+  private Warmup warmup;
+  /** What /readyz reports of the warm-up: off, running, or its result. */
+  private volatile String warmupState = "off";
 
   private SidecarImpl(Vertx vertx, SidecarOptions options) {
     this.vertx = vertx;
@@ -155,8 +159,28 @@ final class SidecarImpl implements Sidecar {
               LOG.info(
                   "toolgate sidecar ready: MCP on http://{}:{}/mcp/<upstream>, admin on http://{}:{}",
                   listen.host(), proxyServer.actualPort(), adminAt.host(), admin.port());
+              warmUp(loaded);
               return null;
             });
+  }
+
+  /** After ready, in the background: agents are served meanwhile, and a failed warm-up only costs its log line. */
+  private void warmUp(LoadedConfig loaded) {
+    int calls = loaded.config().runtime().warmupCalls();
+    if (calls == 0) {
+      return;
+    }
+    warmup = Warmup.start(vertx, loaded, calls, options.clock());
+    warmupState = "running";
+    warmup.run()
+        .onSuccess(r -> {
+          warmupState = "done: " + r.answered() + " of " + r.calls() + " calls answered in " + r.millis() + " ms";
+          LOG.info("warm-up {} (a private copy of the proxy and a loopback stub upstream)", warmupState);
+        })
+        .onFailure(e -> {
+          warmupState = "failed: " + e.getMessage();
+          LOG.warn("warm-up failed (the sidecar serves as usual, its first calls slower): {}", e.toString());
+        });
   }
 
   private static void warnOnListenChange(LoadedConfig before, LoadedConfig after) {
@@ -174,7 +198,8 @@ final class SidecarImpl implements Sidecar {
             .put("config", proxy == null ? "not loaded" : "loaded")
             .put("listener", listening ? "bound" : "not bound")
             .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size())
-            .put("sharedState", hazelcast == null ? "local" : sharedUp ? "up" : "unreachable (serving on local state)");
+            .put("sharedState", hazelcast == null ? "local" : sharedUp ? "up" : "unreachable (serving on local state)")
+            .put("warmup", warmupState);
     return new AdminServer.Readiness(ready && routes && listening, checks);
   }
 
@@ -201,6 +226,9 @@ final class SidecarImpl implements Sidecar {
   @Override
   public Future<Void> close() {
     ready = false;
+    if (warmup != null) {
+      warmup.stop();
+    }
     if (reloader != null) {
       reloader.stop();
     }

@@ -142,6 +142,10 @@ public final class ConfigLoader {
       problems.add(
           "runtime.connectTimeoutMs: must be >= 1, was " + config.runtime().connectTimeoutMs());
     }
+    if (config.runtime().warmupCalls() < 0 || config.runtime().warmupCalls() > RuntimeOptions.MAX_WARMUP_CALLS) {
+      problems.add("runtime.warmupCalls: must be between 0 (off) and " + RuntimeOptions.MAX_WARMUP_CALLS
+          + ", was " + config.runtime().warmupCalls());
+    }
     approvals(config, problems);
     SharedStateOptions shared = config.sharedState();
     if (shared.mode() == SharedStateOptions.Mode.CLIENT && shared.members().isEmpty()

@@ -74,6 +74,11 @@ public final class ToolgateMetrics {
     return new ToolgateMetrics(registry);
   }
 
+  /** Toolgate's meters alone, in a registry of their own that nothing scrapes (the warm-up's). */
+  public static ToolgateMetrics detached() {
+    return new ToolgateMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
   private void count(String name, String description, String... tags) {
     counters.computeIfAbsent(new MeterKey(name, List.of(tags)),
         k -> Counter.builder(name).description(description).tags(tags).register(registry)).increment();

@@ -145,6 +145,19 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void refusesANegativeWarmupNamingTheValue() {
+    ConfigException e = failure(MINIMAL + "runtime: {warmupCalls: -1}\n");
+
+    assertThat(e.problems()).containsExactly("runtime.warmupCalls: must be between 0 (off) and 100000, was -1");
+  }
+
+  @Test
+  void leavesTheWarmupOffUnlessAsked() throws Exception {
+    assertThat(parse(MINIMAL).config().runtime().warmupCalls()).isZero();
+    assertThat(parse(MINIMAL + "runtime: {warmupCalls: 3000}\n").config().runtime().warmupCalls()).isEqualTo(3000);
+  }
+
+  @Test
   void refusesAnUnknownRetryClassNamingIt() {
     ConfigException e =
         failure(MINIMAL + "tools:\n  - {name: t, upstream: api, effect: read_only,"

@@ -1,0 +1,151 @@
+package dev.toolgate.sidecar.warmup;
+
+import dev.toolgate.policy.model.Policy;
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.SessionQuota;
+import dev.toolgate.policy.model.ToolRule;
+import dev.toolgate.policy.model.Upstream;
+import dev.toolgate.sidecar.config.LoadedConfig;
+import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.sidecar.config.SidecarConfig;
+import dev.toolgate.sidecar.evidence.EventSink;
+import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.proxy.Proxy;
+import dev.toolgate.sidecar.proxy.Routing;
+import dev.toolgate.sidecar.state.Stores;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Warms the call path up once the sidecar is ready, so that the JIT compiles it before the agent's
+ * first calls instead of during them (a fresh sidecar's first calls were tens of milliseconds
+ * slower than its later ones: bench/README.md, "First calls").
+ *
+ * <p>Algorithm: a second proxy is built from the configuration in force — the same handlers,
+ * policy and tool rules — but with every upstream pointed at a {@link StubUpstream} on loopback,
+ * quotas lifted, no quota webhook, local state, metrics of its own and an event sink that encodes
+ * and discards. A {@link WarmupClient} initializes one session through it and sends {@code calls}
+ * read calls ({@value WarmupClient#IN_FLIGHT} at a time) over the configuration's read-only tools,
+ * then everything is closed. Nothing reaches the agent's upstreams, the shared state, the
+ * {@code /metrics} scrape or the trace. Cost: about a second of CPU after ready and a few MiB of
+ * compiled code, which the first real calls would otherwise have compiled.
+ */
+public final class Warmup {
+
+  /** What a warm-up did. */
+  public record Result(int calls, int answered, long millis) {}
+
+  /** The tool called when the configuration names no read-only tool: the pass-through path. */
+  static final String PASS_THROUGH_TOOL = "toolgate_warmup";
+
+  private final Vertx vertx;
+  private final LoadedConfig loaded;
+  private final int calls;
+  private final Clock clock;
+  private volatile boolean stopped;
+  private HttpServer stub;
+  private HttpServer front;
+  private Proxy proxy;
+  private EventSink events;
+  private WarmupClient client;
+
+  private Warmup(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
+    this.vertx = vertx;
+    this.loaded = loaded;
+    this.calls = calls;
+    this.clock = clock;
+  }
+
+  /** Starts a warm-up of {@code calls} calls; none when 0 or when no upstream is configured. */
+  public static Warmup start(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
+    return new Warmup(vertx, loaded, calls, clock);
+  }
+
+  /** Runs the warm-up; the future completes when every call answered or failed, and all is closed. */
+  public Future<Result> run() {
+    List<Upstream> upstreams = loaded.config().policy().upstreams();
+    if (calls <= 0 || upstreams.isEmpty()) {
+      return Future.succeededFuture(new Result(0, 0, 0));
+    }
+    long start = System.nanoTime();
+    return listen(StubUpstream.handler())
+        .compose(server -> {
+          stub = server;
+          events = EventSink.jsonLines(OutputStream.nullOutputStream());
+          LoadedConfig warm = stubbed(loaded, "http://127.0.0.1:" + server.actualPort() + "/mcp");
+          proxy = Proxy.create(vertx, Routing.of(warm), events, ToolgateMetrics.detached(), clock, Stores.local());
+          return listen(proxy.handler());
+        })
+        .compose(server -> {
+          front = server;
+          client = new WarmupClient(vertx, server.actualPort(), targets(loaded.config().policy()));
+          return client.run(calls, () -> stopped);
+        })
+        .map(answered -> new Result(calls, answered, (System.nanoTime() - start) / 1_000_000))
+        .eventually(this::closeAll);
+  }
+
+  /** Stops sending; calls in flight finish, then everything is closed by {@link #run}. */
+  public void stop() {
+    stopped = true;
+  }
+
+  private Future<HttpServer> listen(io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest> handler) {
+    return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+        .requestHandler(handler)
+        .listen();
+  }
+
+  private Future<Void> closeAll() {
+    Future<Void> c = client == null ? Future.succeededFuture() : client.close();
+    Future<Void> f = front == null ? Future.succeededFuture() : front.close();
+    Future<Void> p = proxy == null ? Future.succeededFuture() : proxy.close();
+    Future<Void> s = stub == null ? Future.succeededFuture() : stub.close();
+    return Future.join(c, f, p, s)
+        .transform(ar -> events == null ? Future.<Void>succeededFuture() : vertx.executeBlocking(() -> {
+          events.close();
+          return null;
+        }))
+        .mapEmpty();
+  }
+
+  /**
+   * The configuration in force with every upstream at {@code stubUrl}, quotas lifted (still
+   * checked, never refusing), no quota webhook and local state.
+   */
+  static LoadedConfig stubbed(LoadedConfig loaded, String stubUrl) {
+    SidecarConfig c = loaded.config();
+    Policy p = c.policy();
+    Quotas q = p.quotas();
+    SessionQuota unlimited = new SessionQuota(Integer.MAX_VALUE, Integer.MAX_VALUE);
+    Quotas lifted = new Quotas(unlimited, q.perAgent() == null ? null : unlimited, Integer.MAX_VALUE,
+        q.idleExpirySeconds(), null);
+    Policy warm = new Policy(p.mode(), p.killSwitch(), p.budget(),
+        p.upstreams().stream().map(u -> new Upstream(u.name(), stubUrl)).toList(), lifted, p.tools(),
+        p.retryBudget(), p.intentWindowSeconds());
+    SharedStateOptions local = new SharedStateOptions(SharedStateOptions.Mode.LOCAL, null, null, null, null, null, null);
+    SidecarConfig config = new SidecarConfig(c.revision(), c.listen(), c.admin(), c.runtime(), c.approvals(),
+        c.agent(), local, warm);
+    return new LoadedConfig(config, loaded.hash(), loaded.loadedAt(), loaded.approvalTokens());
+  }
+
+  /** The read-only tools with their upstreams, or the pass-through tool on the first upstream. */
+  static List<WarmupClient.Target> targets(Policy policy) {
+    String first = policy.upstreams().get(0).name();
+    List<WarmupClient.Target> reads = policy.tools().stream()
+        .filter(rule -> !rule.effect().isWrite())
+        .map(rule -> new WarmupClient.Target(upstreamOf(rule, first), rule.name()))
+        .filter(t -> policy.upstream(t.upstream()).isPresent())
+        .toList();
+    return reads.isEmpty() ? List.of(new WarmupClient.Target(first, PASS_THROUGH_TOOL)) : reads;
+  }
+
+  private static String upstreamOf(ToolRule rule, String first) {
+    return rule.upstream() == null ? first : rule.upstream();
+  }
+}
