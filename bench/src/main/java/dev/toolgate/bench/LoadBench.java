@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
@@ -46,7 +47,7 @@ public final class LoadBench {
   static final String USAGE = """
       Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--settle 3]
                        [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--sessions 1]
-                       [--first-calls 500] [--compare DIR]
+                       [--first-calls 500] [--warmup-calls 1000] [--compare DIR]
         --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
         --seconds N      measured seconds per target and rate, taken as one-second slices round-robin
                          over the targets, and the seconds of each saturation run (default 10)
@@ -64,6 +65,8 @@ public final class LoadBench {
                          more spreads the quota checks over as many shared counters)
         --first-calls N  calls sent at 50 calls/s to a freshly started sidecar (full policy, Hazelcast
                          client as in a cluster), its first calls after ready: 0 skips (default 500)
+        --warmup-calls N the sidecar's runtime.warmupCalls for one more fresh sidecar, whose first calls
+                         are measured once its warm-up is done: 0 skips (default 1000)
         --compare DIR    also load the sidecar targets of another checkout, built (its jar, JVM options,
                          image environment and archive), in the same slices: a before/after in one run
       """;
@@ -75,6 +78,8 @@ public final class LoadBench {
   private static final int FIRST_CALLS_PER_SECOND = 50;
 
   private final Path root;
+  /** The sidecar's runtime.warmupCalls for the first-calls line's warmed-up sidecar; 0: no such line. */
+  private int warmupCalls;
   private final Path work;
   private final Path logs;
   private final List<LocalProcess> processes = new ArrayList<>();
@@ -174,6 +179,7 @@ public final class LoadBench {
     options.put("--compare", "");
     options.put("--sessions", "1");
     options.put("--first-calls", "500");
+    options.put("--warmup-calls", "1000");
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.print(USAGE);
@@ -199,11 +205,16 @@ public final class LoadBench {
         System.exit(2);
       }
     }
+    if (Integer.parseInt(options.get("--warmup-calls")) < 0) {
+      System.err.print("error: --warmup-calls must be 0 (skip) or more, was " + options.get("--warmup-calls") + "\n\n" + USAGE);
+      System.exit(2);
+    }
     if (Integer.parseInt(options.get("--first-calls")) < 0) {
       System.err.print("error: --first-calls must be 0 (skip) or more, was " + options.get("--first-calls") + "\n\n" + USAGE);
       System.exit(2);
     }
     LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize());
+    bench.warmupCalls = Integer.parseInt(options.get("--warmup-calls"));
     try {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
           Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
@@ -415,35 +426,71 @@ public final class LoadBench {
    * client): its time from process start to ready, then its first {@code calls} calls at 50 a
    * second, each one-second slice followed by one of direct's, and its resident memory after them.
    * What an agent pays before the hot path is compiled, and what a sidecar holds at an agent's pace.
+   * Then, for this checkout, the same with the sidecar's warm-up on, measured once it is done.
    */
   private void firstCalls(Vertx vertx, List<SidecarBuild> builds, String backendUrl, int hazelcastPort, String body,
       LoadGenerator direct, int calls) throws Exception {
     int slices = Math.max(1, calls / FIRST_CALLS_PER_SECOND);
     System.out.printf(Locale.ROOT, "%nfirst calls (a fresh sidecar, full policy on a Hazelcast client: its first %d calls"
-        + " after ready at %d calls/s, slices taken in turn with direct's)%n%-22s %8s %8s %8s %8s %8s %8s %8s%n",
-        slices * FIRST_CALLS_PER_SECOND, FIRST_CALLS_PER_SECOND, "target", "ready ms", "p50 ms", "p99 ms", "+p50",
-        "+p99", "rss MiB", "anon MiB");
+        + " after ready, or after its warm-up where it has one, at %d calls/s, slices taken in turn with direct's)%n"
+        + "%-22s %8s %8s %8s %8s %8s %8s %8s %8s%n",
+        slices * FIRST_CALLS_PER_SECOND, FIRST_CALLS_PER_SECOND, "target", "ready ms", "warm ms", "p50 ms", "p99 ms",
+        "+p50", "+p99", "rss MiB", "anon MiB");
     for (SidecarBuild b : builds) {
-      Path config = fullPolicy(backendUrl, hazelcastPort);
-      long start = System.nanoTime();
-      Target t = startSidecar("first calls" + b.suffix(), config, b);
-      long readyMillis = (System.nanoTime() - start) / 1_000_000;
-      Histogram sidecar = new Histogram(60_000_000L, 3);
-      Histogram baseline = new Histogram(60_000_000L, 3);
-      try (LoadGenerator g = new LoadGenerator(vertx, t.url(), List.of(initialize(t.url())), body, 8)) {
-        for (int slice = 0; slice < slices; slice++) {
-          sidecar.add(g.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
-          baseline.add(direct.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
-        }
-      }
-      System.out.printf(Locale.ROOT, "%-22s %8s %8.3f %8.3f %8s %8s %8s %8s%n", "direct", "-", ms(baseline, 50),
-          ms(baseline, 99), "-", "-", "-", "-");
-      System.out.printf(Locale.ROOT, "%-22s %8d %8.3f %8.3f %8.3f %8.3f %8.0f %8.0f%n", t.name(), readyMillis,
-          ms(sidecar, 50), ms(sidecar, 99), ms(sidecar, 50) - ms(baseline, 50), ms(sidecar, 99) - ms(baseline, 99),
-          t.process().residentMib(), t.process().anonymousMib());
-      t.process().close();
-      processes.remove(t.process());
+      firstCalls(vertx, b, "first calls" + b.suffix(), fullPolicy(backendUrl, hazelcastPort), body, direct, slices, false);
     }
+    if (warmupCalls > 0) {
+      Path config = fullPolicy(backendUrl, hazelcastPort);
+      ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
+      doc.putObject("runtime").put("warmupCalls", warmupCalls);
+      YAML.writeValue(config.toFile(), doc);
+      firstCalls(vertx, builds.get(0), "warm-up " + warmupCalls, config, body, direct, slices, true);
+    }
+  }
+
+  private void firstCalls(Vertx vertx, SidecarBuild build, String name, Path config, String body, LoadGenerator direct,
+      int slices, boolean warmedUp) throws Exception {
+    long start = System.nanoTime();
+    Target t = startSidecar(name, config, build);
+    long readyMillis = (System.nanoTime() - start) / 1_000_000;
+    String warmMillis = "-";
+    if (warmedUp) {
+      waitForWarmup(t);
+      warmMillis = Long.toString((System.nanoTime() - start) / 1_000_000);
+    }
+    Histogram sidecar = new Histogram(60_000_000L, 3);
+    Histogram baseline = new Histogram(60_000_000L, 3);
+    try (LoadGenerator g = new LoadGenerator(vertx, t.url(), List.of(initialize(t.url())), body, 8)) {
+      for (int slice = 0; slice < slices; slice++) {
+        sidecar.add(g.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
+        baseline.add(direct.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
+      }
+    }
+    System.out.printf(Locale.ROOT, "%-22s %8s %8s %8.3f %8.3f %8s %8s %8s %8s%n", "direct", "-", "-", ms(baseline, 50),
+        ms(baseline, 99), "-", "-", "-", "-");
+    System.out.printf(Locale.ROOT, "%-22s %8d %8s %8.3f %8.3f %8.3f %8.3f %8.0f %8.0f%n", t.name(), readyMillis,
+        warmMillis, ms(sidecar, 50), ms(sidecar, 99), ms(sidecar, 50) - ms(baseline, 50),
+        ms(sidecar, 99) - ms(baseline, 99), t.process().residentMib(), t.process().anonymousMib());
+    t.process().close();
+    processes.remove(t.process());
+  }
+
+  /** Polls the sidecar's /readyz until its warm-up is no longer running. */
+  private static void waitForWarmup(Target t) throws Exception {
+    URI readyz = URI.create(t.metricsUrl().replace("/metrics", "/readyz"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      String body = PROBE.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString()).body();
+      String state = YAML.readTree(body).path("checks").path("warmup").asText();
+      if (!state.equals("running")) {
+        if (!state.startsWith("done")) {
+          throw new IllegalStateException(t.name() + ": warm-up " + state);
+        }
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException(t.name() + ": warm-up not done after 60 s");
   }
 
   /**

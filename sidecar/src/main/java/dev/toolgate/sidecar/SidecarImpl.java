@@ -47,7 +47,8 @@ final class SidecarImpl implements Sidecar {
   private Stores stores;
   private HazelcastInstance hazelcast;
   private volatile boolean sharedUp;
-  private Warmup warmup;
+  /** Read by every proxy request (to stop it), set once on ready. */
+  private volatile Warmup warmup;
   /** What /readyz reports of the warm-up: off, running, or its result. */
   private volatile String warmupState = "off";
 
@@ -136,7 +137,13 @@ final class SidecarImpl implements Sidecar {
                 .setCompressionSupported(false)
                 // HTTP/1.1 only: the JDK client's h2c upgrade stalled on large bodies here.
                 .setHttp2ClearTextEnabled(false))
-        .requestHandler(proxy.handler())
+        .requestHandler(req -> {
+          Warmup w = warmup;
+          if (w != null) {
+            w.stop();
+          }
+          proxy.handler().handle(req);
+        })
         .listen()
         .compose(
             server -> {
@@ -174,7 +181,8 @@ final class SidecarImpl implements Sidecar {
     warmupState = "running";
     warmup.run()
         .onSuccess(r -> {
-          warmupState = "done: " + r.answered() + " of " + r.calls() + " calls answered in " + r.millis() + " ms";
+          warmupState = (r.stopped() ? "stopped by the agent's first call: " : "done: ") + r.answered() + " of "
+              + r.calls() + " calls answered in " + r.millis() + " ms";
           LOG.info("warm-up {} (a private copy of the proxy and a loopback stub upstream)", warmupState);
         })
         .onFailure(e -> {

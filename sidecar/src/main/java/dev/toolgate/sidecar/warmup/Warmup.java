@@ -31,14 +31,22 @@ import java.util.List;
  * quotas lifted, no quota webhook, local state, metrics of its own and an event sink that encodes
  * and discards. A {@link WarmupClient} initializes one session through it and sends {@code calls}
  * read calls ({@value WarmupClient#IN_FLIGHT} at a time) over the configuration's read-only tools,
- * then everything is closed. Nothing reaches the agent's upstreams, the shared state, the
+ * then everything is closed. The agent's first call stops it: a warm-up never competes with the
+ * agent for the CPU (calls in flight finish; the path is then as warm as it got). Nothing reaches the agent's upstreams, the shared state, the
  * {@code /metrics} scrape or the trace. Cost: about a second of CPU after ready and a few MiB of
  * compiled code, which the first real calls would otherwise have compiled.
  */
 public final class Warmup {
 
-  /** What a warm-up did. */
-  public record Result(int calls, int answered, long millis) {}
+  /**
+   * What a warm-up did.
+   *
+   * @param calls the calls it was to send
+   * @param answered the calls answered with a result
+   * @param millis from its start until all was closed
+   * @param stopped whether it was stopped before sending them all (the agent's first call)
+   */
+  public record Result(int calls, int answered, long millis, boolean stopped) {}
 
   /** The tool called when the configuration names no read-only tool: the pass-through path. */
   static final String PASS_THROUGH_TOOL = "toolgate_warmup";
@@ -70,7 +78,7 @@ public final class Warmup {
   public Future<Result> run() {
     List<Upstream> upstreams = loaded.config().policy().upstreams();
     if (calls <= 0 || upstreams.isEmpty()) {
-      return Future.succeededFuture(new Result(0, 0, 0));
+      return Future.succeededFuture(new Result(0, 0, 0, false));
     }
     long start = System.nanoTime();
     return listen(StubUpstream.handler())
@@ -86,7 +94,8 @@ public final class Warmup {
           client = new WarmupClient(vertx, server.actualPort(), targets(loaded.config().policy()));
           return client.run(calls, () -> stopped);
         })
-        .map(answered -> new Result(calls, answered, (System.nanoTime() - start) / 1_000_000))
+        .map(answered -> new Result(calls, answered, (System.nanoTime() - start) / 1_000_000,
+            stopped && answered < calls))
         .eventually(this::closeAll);
   }
 

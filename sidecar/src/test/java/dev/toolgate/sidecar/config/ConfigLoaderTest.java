@@ -152,9 +152,9 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void leavesTheWarmupOffUnlessAsked() throws Exception {
-    assertThat(parse(MINIMAL).config().runtime().warmupCalls()).isZero();
-    assertThat(parse(MINIMAL + "runtime: {warmupCalls: 3000}\n").config().runtime().warmupCalls()).isEqualTo(3000);
+  void warmsUpWithAThousandCallsUnlessTurnedOff() throws Exception {
+    assertThat(parse(MINIMAL).config().runtime().warmupCalls()).isEqualTo(1000);
+    assertThat(parse(MINIMAL + "runtime: {warmupCalls: 0}\n").config().runtime().warmupCalls()).isZero();
   }
 
   @Test

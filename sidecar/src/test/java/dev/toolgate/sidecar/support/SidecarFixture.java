@@ -49,6 +49,12 @@ public final class SidecarFixture implements AutoCloseable {
       // Local state unless a test asks for Hazelcast: quick, and no member to start.
       extraYaml = extraYaml + "sharedState: {mode: local}\n";
     }
+    if (!extraYaml.contains("warmupCalls")) {
+      // No warm-up unless a test asks: its CPU right after ready would slow the cases timed in ms.
+      extraYaml = extraYaml.contains("runtime: {")
+          ? extraYaml.replace("runtime: {", "runtime: {warmupCalls: 0, ")
+          : extraYaml + "runtime: {warmupCalls: 0}\n";
+    }
     configFile = dir.resolve("sidecar.yaml");
     writeApprovalKey(dir);
     Files.writeString(configFile, config(backend.mcpUrl(), extraUpstreams, extraYaml, 1));

@@ -74,8 +74,20 @@ class WarmupIT {
   }
 
   @Test
-  void reportsTheWarmupOffByDefault() throws Exception {
-    f = SidecarFixture.start(dir);
+  void stopsAtTheAgentsFirstCall() throws Exception {
+    f = SidecarFixture.start(dir, Map.of(), "runtime: {warmupCalls: 100000}\n");
+
+    f.initialize(SidecarFixture.API);
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> !warmup().equals("running"));
+    assertThat(warmup()).startsWith("stopped by the agent's first call: ");
+    int answered = Integer.parseInt(warmup().replaceAll("^.*: (\\d+) of .*$", "$1"));
+    assertThat(answered).isLessThan(100_000);
+  }
+
+  @Test
+  void reportsTheWarmupOffWhenTurnedOff() throws Exception {
+    f = SidecarFixture.start(dir, Map.of(), "runtime: {warmupCalls: 0}\n");
 
     assertThat(warmup()).isEqualTo("off");
   }
