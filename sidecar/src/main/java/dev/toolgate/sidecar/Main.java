@@ -28,9 +28,9 @@ public final class Main {
         --config FILE   the sidecar configuration (YAML); reloaded when it changes
         --check         validate FILE, print the result and exit (0 valid, 2 invalid)
         --exit-when-ready
-                        start, ask its own /readyz, shut down and exit 0 if it answered 200:
-                        a smoke test, and the training run that records the image's
-                        class-data sharing archive
+                        start, ask its own /readyz, let the warm-up end, shut down and exit 0
+                        if /readyz answered 200: a smoke test, and the training run that
+                        records the image's class-data sharing archive
         --version       print the version and exit
         --help          print this help and exit
 
@@ -118,6 +118,8 @@ public final class Main {
           Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
       if (exitWhenReady) {
         int status = probeReadiness(vertx, sidecar).await(10, TimeUnit.SECONDS);
+        // The image's training run thereby also archives the classes of the call path.
+        sidecar.warmedUp().await(60, TimeUnit.SECONDS);
         sidecar.close().compose(v -> vertx.close()).await(10, TimeUnit.SECONDS);
         if (status != 200) {
           System.err.println("error: the sidecar started but /readyz answered " + status);

@@ -25,5 +25,8 @@ public interface Sidecar {
   /** The configuration in force. */
   LoadedConfig activeConfig();
 
+  /** Completes when the warm-up started at ready has ended (done, stopped or failed); at once when it is off. */
+  Future<Void> warmedUp();
+
   Future<Void> close();
 }

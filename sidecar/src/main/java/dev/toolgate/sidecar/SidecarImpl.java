@@ -51,6 +51,7 @@ final class SidecarImpl implements Sidecar {
   private volatile Warmup warmup;
   /** What /readyz reports of the warm-up: off, running, or its result. */
   private volatile String warmupState = "off";
+  private final io.vertx.core.Promise<Void> warmupEnded = io.vertx.core.Promise.promise();
 
   private SidecarImpl(Vertx vertx, SidecarOptions options) {
     this.vertx = vertx;
@@ -175,6 +176,7 @@ final class SidecarImpl implements Sidecar {
   private void warmUp(LoadedConfig loaded) {
     int calls = loaded.config().runtime().warmupCalls();
     if (calls == 0) {
+      warmupEnded.complete();
       return;
     }
     warmup = Warmup.start(vertx, loaded, calls, options.clock());
@@ -188,7 +190,8 @@ final class SidecarImpl implements Sidecar {
         .onFailure(e -> {
           warmupState = "failed: " + e.getMessage();
           LOG.warn("warm-up failed (the sidecar serves as usual, its first calls slower): {}", e.toString());
-        });
+        })
+        .onComplete(ar -> warmupEnded.tryComplete());
   }
 
   private static void warnOnListenChange(LoadedConfig before, LoadedConfig after) {
@@ -224,6 +227,11 @@ final class SidecarImpl implements Sidecar {
   @Override
   public String mcpUrl(String upstream) {
     return "http://" + activeConfig().config().listen().host() + ":" + proxyPort() + "/mcp/" + upstream;
+  }
+
+  @Override
+  public Future<Void> warmedUp() {
+    return warmupEnded.future();
   }
 
   @Override
