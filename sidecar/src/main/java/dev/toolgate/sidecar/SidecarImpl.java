@@ -20,6 +20,7 @@ import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
 import dev.toolgate.sidecar.state.hazelcast.SharedState;
 import dev.toolgate.sidecar.warmup.Warmup;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -47,11 +48,11 @@ final class SidecarImpl implements Sidecar {
   private Stores stores;
   private HazelcastInstance hazelcast;
   private volatile boolean sharedUp;
-  /** Read by every proxy request (to stop it), set once on ready. */
+  /** The warm-up while it runs (every proxy request stops it), else null. */
   private volatile Warmup warmup;
   /** What /readyz reports of the warm-up: off, running, or its result. */
   private volatile String warmupState = "off";
-  private final io.vertx.core.Promise<Void> warmupEnded = io.vertx.core.Promise.promise();
+  private final Promise<Void> warmupEnded = Promise.promise();
 
   private SidecarImpl(Vertx vertx, SidecarOptions options) {
     this.vertx = vertx;
@@ -179,19 +180,23 @@ final class SidecarImpl implements Sidecar {
       warmupEnded.complete();
       return;
     }
-    warmup = Warmup.start(vertx, loaded, calls, options.clock());
+    Warmup w = Warmup.create(vertx, loaded, calls, options.clock());
+    warmup = w;
     warmupState = "running";
-    warmup.run()
+    w.run()
         .onSuccess(r -> {
           warmupState = (r.stopped() ? "stopped by the agent's first call: " : "done: ") + r.answered() + " of "
               + r.calls() + " calls answered in " + r.millis() + " ms";
           LOG.info("warm-up {} (a private copy of the proxy and a loopback stub upstream)", warmupState);
         })
         .onFailure(e -> {
-          warmupState = "failed: " + e.getMessage();
+          warmupState = "failed: " + e;
           LOG.warn("warm-up failed (the sidecar serves as usual, its first calls slower): {}", e.toString());
         })
-        .onComplete(ar -> warmupEnded.tryComplete());
+        .onComplete(ar -> {
+          warmup = null;
+          warmupEnded.tryComplete();
+        });
   }
 
   private static void warnOnListenChange(LoadedConfig before, LoadedConfig after) {
@@ -242,8 +247,9 @@ final class SidecarImpl implements Sidecar {
   @Override
   public Future<Void> close() {
     ready = false;
-    if (warmup != null) {
-      warmup.stop();
+    Warmup w = warmup;
+    if (w != null) {
+      w.stop();
     }
     if (reloader != null) {
       reloader.stop();

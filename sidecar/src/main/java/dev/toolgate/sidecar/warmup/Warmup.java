@@ -69,8 +69,8 @@ public final class Warmup {
     this.clock = clock;
   }
 
-  /** Starts a warm-up of {@code calls} calls; none when 0 or when no upstream is configured. */
-  public static Warmup start(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
+  /** A warm-up of {@code calls} calls, not started; none when 0 or when no upstream is configured. */
+  public static Warmup create(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
     return new Warmup(vertx, loaded, calls, clock);
   }
 
