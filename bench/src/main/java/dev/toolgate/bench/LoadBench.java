@@ -26,7 +26,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
@@ -79,7 +78,7 @@ public final class LoadBench {
 
   private final Path root;
   /** The sidecar's runtime.warmupCalls for the first-calls line's warmed-up sidecar; 0: no such line. */
-  private int warmupCalls;
+  private final int warmupCalls;
   private final Path work;
   private final Path logs;
   private final List<LocalProcess> processes = new ArrayList<>();
@@ -165,8 +164,9 @@ public final class LoadBench {
     }
   }
 
-  private LoadBench(Path root) throws IOException {
+  private LoadBench(Path root, int warmupCalls) throws IOException {
     this.root = root;
+    this.warmupCalls = warmupCalls;
     this.work = root.resolve("bench/target/load");
     this.logs = work.resolve("logs");
     Files.createDirectories(logs);
@@ -205,16 +205,14 @@ public final class LoadBench {
         System.exit(2);
       }
     }
-    if (Integer.parseInt(options.get("--warmup-calls")) < 0) {
-      System.err.print("error: --warmup-calls must be 0 (skip) or more, was " + options.get("--warmup-calls") + "\n\n" + USAGE);
-      System.exit(2);
+    for (String skippable : List.of("--first-calls", "--warmup-calls")) {
+      if (Integer.parseInt(options.get(skippable)) < 0) {
+        System.err.print("error: " + skippable + " must be 0 (skip) or more, was " + options.get(skippable) + "\n\n" + USAGE);
+        System.exit(2);
+      }
     }
-    if (Integer.parseInt(options.get("--first-calls")) < 0) {
-      System.err.print("error: --first-calls must be 0 (skip) or more, was " + options.get("--first-calls") + "\n\n" + USAGE);
-      System.exit(2);
-    }
-    LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize());
-    bench.warmupCalls = Integer.parseInt(options.get("--warmup-calls"));
+    LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize(),
+        Integer.parseInt(options.get("--warmup-calls")));
     try {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
           Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
@@ -475,22 +473,27 @@ public final class LoadBench {
     processes.remove(t.process());
   }
 
-  /** Polls the sidecar's /readyz until its warm-up is no longer running. */
+  /** Waits until the sidecar's /readyz no longer reports its warm-up running; fails unless it is done. */
   private static void waitForWarmup(Target t) throws Exception {
     URI readyz = URI.create(t.metricsUrl().replace("/metrics", "/readyz"));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      String body = PROBE.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString()).body();
-      String state = YAML.readTree(body).path("checks").path("warmup").asText();
-      if (!state.equals("running")) {
-        if (!state.startsWith("done")) {
-          throw new IllegalStateException(t.name() + ": warm-up " + state);
-        }
-        return;
-      }
-      Thread.sleep(20);
+    waitFor(t.name() + "'s warm-up", () -> !warmupState(readyz).equals("running"), t.process());
+    String state = warmupState(readyz);
+    if (!state.startsWith("done")) {
+      throw new IllegalStateException(t.name() + ": warm-up " + state);
     }
-    throw new IllegalStateException(t.name() + ": warm-up not done after 60 s");
+  }
+
+  /** The warm-up's state as /readyz reports it; "running" while /readyz cannot be read. */
+  private static String warmupState(URI readyz) {
+    try {
+      String body = PROBE.send(HttpRequest.newBuilder(readyz).build(), HttpResponse.BodyHandlers.ofString()).body();
+      return YAML.readTree(body).path("checks").path("warmup").asText();
+    } catch (IOException e) {
+      return "running";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "running";
+    }
   }
 
   /**

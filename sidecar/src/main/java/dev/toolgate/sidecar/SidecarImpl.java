@@ -20,7 +20,6 @@ import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
 import dev.toolgate.sidecar.state.hazelcast.SharedState;
 import dev.toolgate.sidecar.warmup.Warmup;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -48,11 +47,8 @@ final class SidecarImpl implements Sidecar {
   private Stores stores;
   private HazelcastInstance hazelcast;
   private volatile boolean sharedUp;
-  /** The warm-up while it runs (every proxy request stops it), else null. */
+  /** Started once ready; every proxy request stops it. */
   private volatile Warmup warmup;
-  /** What /readyz reports of the warm-up: off, running, or its result. */
-  private volatile String warmupState = "off";
-  private final Promise<Void> warmupEnded = Promise.promise();
 
   private SidecarImpl(Vertx vertx, SidecarOptions options) {
     this.vertx = vertx;
@@ -175,28 +171,15 @@ final class SidecarImpl implements Sidecar {
 
   /** After ready, in the background: agents are served meanwhile, and a failed warm-up only costs its log line. */
   private void warmUp(LoadedConfig loaded) {
-    int calls = loaded.config().runtime().warmupCalls();
-    if (calls == 0) {
-      warmupEnded.complete();
-      return;
-    }
-    Warmup w = Warmup.create(vertx, loaded, calls, options.clock());
+    Warmup w = Warmup.start(vertx, loaded, loaded.config().runtime().warmupCalls(), options.clock());
     warmup = w;
-    warmupState = "running";
-    w.run()
+    w.result()
         .onSuccess(r -> {
-          warmupState = (r.stopped() ? "stopped by the agent's first call: " : "done: ") + r.answered() + " of "
-              + r.calls() + " calls answered in " + r.millis() + " ms";
-          LOG.info("warm-up {} (a private copy of the proxy and a loopback stub upstream)", warmupState);
+          if (r.calls() > 0) {
+            LOG.info("warm-up {} (a private copy of the proxy and a loopback stub upstream)", w.state());
+          }
         })
-        .onFailure(e -> {
-          warmupState = "failed: " + e;
-          LOG.warn("warm-up failed (the sidecar serves as usual, its first calls slower): {}", e.toString());
-        })
-        .onComplete(ar -> {
-          warmup = null;
-          warmupEnded.tryComplete();
-        });
+        .onFailure(e -> LOG.warn("warm-up failed (the sidecar serves as usual, its first calls slower): {}", e.toString()));
   }
 
   private static void warnOnListenChange(LoadedConfig before, LoadedConfig after) {
@@ -215,7 +198,7 @@ final class SidecarImpl implements Sidecar {
             .put("listener", listening ? "bound" : "not bound")
             .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size())
             .put("sharedState", hazelcast == null ? "local" : sharedUp ? "up" : "unreachable (serving on local state)")
-            .put("warmup", warmupState);
+            .put("warmup", warmup == null ? "off" : warmup.state());
     return new AdminServer.Readiness(ready && routes && listening, checks);
   }
 
@@ -236,7 +219,8 @@ final class SidecarImpl implements Sidecar {
 
   @Override
   public Future<Void> warmedUp() {
-    return warmupEnded.future();
+    Warmup w = warmup;
+    return w == null ? Future.succeededFuture() : w.ended();
   }
 
   @Override

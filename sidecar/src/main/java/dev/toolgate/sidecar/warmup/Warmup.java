@@ -56,6 +56,8 @@ public final class Warmup {
   private final int calls;
   private final Clock clock;
   private volatile boolean stopped;
+  /** Set once, by {@link #start}. */
+  private Future<Result> result;
   private HttpServer stub;
   private HttpServer front;
   private Proxy proxy;
@@ -69,15 +71,45 @@ public final class Warmup {
     this.clock = clock;
   }
 
-  /** A warm-up of {@code calls} calls, not started; none when 0 or when no upstream is configured. */
-  public static Warmup create(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
-    return new Warmup(vertx, loaded, calls, clock);
+  /** Starts a warm-up of {@code calls} calls; none (off) when 0 or when no upstream is configured. */
+  public static Warmup start(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
+    Warmup warmup = new Warmup(vertx, loaded, calls, clock);
+    warmup.result = warmup.run();
+    return warmup;
   }
 
-  /** Runs the warm-up; the future completes when every call answered or failed, and all is closed. */
-  public Future<Result> run() {
-    List<Upstream> upstreams = loaded.config().policy().upstreams();
-    if (calls <= 0 || upstreams.isEmpty()) {
+  /** Completes when every call answered or failed and all is closed; at once when off. */
+  public Future<Result> result() {
+    return result;
+  }
+
+  /** Completes when the warm-up has ended, whether done, stopped or failed. */
+  public Future<Void> ended() {
+    return result.<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  /** What {@code /readyz} says of it: off, running, done or stopped with its figures, or failed. */
+  public String state() {
+    if (off()) {
+      return "off";
+    }
+    if (!result.isComplete()) {
+      return "running";
+    }
+    if (result.failed()) {
+      return "failed: " + result.cause();
+    }
+    Result r = result.result();
+    return (r.stopped() ? "stopped by the agent's first call: " : "done: ") + r.answered() + " of " + r.calls()
+        + " calls answered in " + r.millis() + " ms";
+  }
+
+  private boolean off() {
+    return calls <= 0 || loaded.config().policy().upstreams().isEmpty();
+  }
+
+  private Future<Result> run() {
+    if (off()) {
       return Future.succeededFuture(new Result(0, 0, 0, false));
     }
     long start = System.nanoTime();
@@ -99,9 +131,11 @@ public final class Warmup {
         .eventually(this::closeAll);
   }
 
-  /** Stops sending; calls in flight finish, then everything is closed by {@link #run}. */
+  /** Stops sending; calls in flight finish, then everything is closed. Cheap once stopped: a read. */
   public void stop() {
-    stopped = true;
+    if (!stopped) {
+      stopped = true;
+    }
   }
 
   private Future<HttpServer> listen(io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest> handler) {

@@ -32,6 +32,8 @@ final class WarmupClient {
   private final HttpClient http;
   private final int port;
   private final List<Target> targets;
+  /** Calls sent one after another; each lane ends when no call is left or the warm-up is stopped. */
+  private int lanes;
   private int sent;
   private int answered;
   private int done;
@@ -48,7 +50,8 @@ final class WarmupClient {
     List<Future<String>> sessions = targets.stream().map(t -> initialize(t.upstream())).toList();
     return Future.all(sessions).compose(all -> {
       Promise<Integer> finished = Promise.promise();
-      for (int i = 0; i < Math.min(IN_FLIGHT, calls); i++) {
+      lanes = Math.min(IN_FLIGHT, calls);
+      for (int i = 0; i < lanes; i++) {
         next(calls, stopped, sessions, finished);
       }
       return finished.future();
@@ -57,7 +60,7 @@ final class WarmupClient {
 
   private void next(int calls, BooleanSupplier stopped, List<Future<String>> sessions, Promise<Integer> finished) {
     if (sent == calls || stopped.getAsBoolean()) {
-      if (++done == Math.min(IN_FLIGHT, calls)) {
+      if (++done == lanes) {
         finished.complete(answered);
       }
       return;
