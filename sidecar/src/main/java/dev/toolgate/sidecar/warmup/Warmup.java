@@ -33,8 +33,8 @@ import java.util.List;
  * read calls ({@value WarmupClient#IN_FLIGHT} at a time) over the configuration's read-only tools,
  * then everything is closed. The agent's first call stops it: a warm-up never competes with the
  * agent for the CPU (calls in flight finish; the path is then as warm as it got). Nothing reaches the agent's upstreams, the shared state, the
- * {@code /metrics} scrape or the trace. Cost: about a second of CPU after ready and a few MiB of
- * compiled code, which the first real calls would otherwise have compiled.
+ * {@code /metrics} scrape or the trace. Cost: 1.9–2.4 s of a 2-core machine after ready (1,000
+ * calls) and 1–26 MiB more resident: code the first real calls would otherwise have compiled.
  */
 public final class Warmup {
 
