@@ -139,6 +139,22 @@ class ChartTest {
   }
 
   @Test
+  void passesTheWarmupAskedToTheInjectorAndNoneByDefault() {
+    assertThat(operatorContainer(Rendered.with(Map.of("sidecar.warmupCalls", 0))).getEnv())
+        .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("TOOLGATE_SIDECAR_WARMUP_CALLS=0"));
+    assertThat(operatorContainer(Rendered.with(Map.of("sidecar.warmupCalls", 100000))).getEnv())
+        .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue()).isEqualTo("TOOLGATE_SIDECAR_WARMUP_CALLS=100000"));
+    assertThat(operatorContainer(Rendered.defaults()).getEnv())
+        .noneSatisfy(e -> assertThat(e.getName()).isEqualTo("TOOLGATE_SIDECAR_WARMUP_CALLS"));
+  }
+
+  @Test
+  void refusesAWarmupOutsideTheSidecarsBounds() {
+    assertThatThrownBy(() -> Rendered.with(Map.of("sidecar.warmupCalls", -1))).hasMessageContaining("warmupCalls");
+    assertThatThrownBy(() -> Rendered.with(Map.of("sidecar.warmupCalls", 100001))).hasMessageContaining("warmupCalls");
+  }
+
+  @Test
   void usesCertManagerWhenAsked() {
     Rendered rendered = Rendered.with(Map.of("webhook.certManager.enabled", true, "webhook.failurePolicy", "Ignore"));
     HasMetadata certificate = rendered.kind("Certificate").get(0);

@@ -33,8 +33,10 @@ public final class Main {
         --upstream NAME=URL        use URL for upstream NAME (repeatable): run a cluster policy locally
         --listen-port N            the MCP port (default %d)
         --admin-port N             the admin port (default %d)
+        --warmup-calls N           the sidecar's runtime.warmupCalls, 0 (off) to %d (default:
+                                   the sidecar's own, 1000)
       """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE, RenderOptions.DEFAULT_LISTEN_PORT,
-          RenderOptions.DEFAULT_ADMIN_PORT);
+          RenderOptions.DEFAULT_ADMIN_PORT, RenderOptions.MAX_WARMUP_CALLS);
 
   private Main() {}
 
@@ -65,6 +67,7 @@ public final class Main {
     Integer sharedPort = null;
     Integer listenPort = null;
     Integer adminPort = null;
+    Integer warmupCalls = null;
     java.util.Map<String, String> upstreams = new java.util.LinkedHashMap<>();
     for (int i = 1; i < args.length; i++) {
       String flag = args[i];
@@ -108,6 +111,13 @@ public final class Main {
             default -> sharedPort = port;
           }
         }
+        case "--warmup-calls" -> {
+          try {
+            warmupCalls = Integer.parseInt(value);
+          } catch (NumberFormatException e) {
+            return usage(err, "--warmup-calls takes a whole number, was '" + value + "'");
+          }
+        }
         case "--upstream" -> {
           int eq = value.indexOf('=');
           if (eq <= 0) {
@@ -123,11 +133,16 @@ public final class Main {
     if (file == null) {
       return usage(err, "-f FILE is required");
     }
+    RenderOptions options;
+    try {
+      options = new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken, adminHost, sharedPort,
+          upstreams, listenPort, adminPort, warmupCalls);
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    }
     try {
       String text = Files.readString(Path.of(file));
-      out.print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text),
-          new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken, adminHost, sharedPort,
-              upstreams, listenPort, adminPort)));
+      out.print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text), options));
       return 0;
     } catch (IOException e) {
       err.println("error: cannot read " + file + ": " + e.getMessage());
@@ -154,12 +169,14 @@ public final class Main {
         TOOLGATE_SIDECAR_IMAGE         the sidecar image to inject
         TOOLGATE_SIDECAR_CPU_REQUEST / _MEMORY_REQUEST / _MEMORY_LIMIT   (50m / 96Mi / 160Mi)
         TOOLGATE_SIDECAR_JAVA_OPTS     JVM options for every sidecar (its JDK_JAVA_OPTIONS; default none)
+        TOOLGATE_SIDECAR_WARMUP_CALLS  every sidecar's runtime.warmupCalls, 0 (off) to %d
+                                       (default: the sidecar's own, 1000)
         TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false
         TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)
         TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join
         TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)
                                        instead of generating and rotating certificates
-      """;
+      """.formatted(RenderOptions.MAX_WARMUP_CALLS);
 
   private static int runOperator(String[] args, PrintStream out, PrintStream err) {
     if (args.length > 1) {
@@ -168,6 +185,7 @@ public final class Main {
     }
     String namespace = env("TOOLGATE_NAMESPACE", "toolgate");
     InjectionOptions injection;
+    RenderOptions rendering;
     try {
       injection = new InjectionOptions(
           env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
@@ -182,6 +200,14 @@ public final class Main {
       err.println("error: " + e.getMessage());
       return 2;
     }
+    try {
+      rendering = new RenderOptions(0, null, "client", env("TOOLGATE_HAZELCAST_DNS",
+          "toolgate-hazelcast." + namespace + ".svc.cluster.local"), List.of(), null, null, null, null, null, null,
+          null, warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
+    } catch (IllegalArgumentException e) {
+      err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
+      return 2;
+    }
     OperatorProcess process = new OperatorProcess(
         namespace,
         env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
@@ -189,8 +215,7 @@ public final class Main {
         env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
         env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
         injection,
-        new RenderOptions(0, null, "client", env("TOOLGATE_HAZELCAST_DNS",
-            "toolgate-hazelcast." + namespace + ".svc.cluster.local"), List.of(), null, null));
+        rendering);
     try {
       process.run();
       return 0;
@@ -200,6 +225,17 @@ public final class Main {
     } catch (Exception e) {
       err.println("error: the operator failed: " + e.getMessage());
       return 1;
+    }
+  }
+
+  private static Integer warmupCalls(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("takes a whole number, was '" + value + "'");
     }
   }
 

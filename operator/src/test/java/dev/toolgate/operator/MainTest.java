@@ -44,6 +44,31 @@ class MainTest {
   }
 
   @Test
+  void rendersTheWarmupAskedIntoTheRuntimeSection() {
+    int code = run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "0");
+
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("runtime:\n  warmupCalls: 0\n");
+  }
+
+  @Test
+  void leavesTheSidecarsOwnWarmupWhenNoneIsAsked() {
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml")).isZero();
+    assertThat(out.toString()).doesNotContain("runtime:").doesNotContain("warmupCalls");
+  }
+
+  @Test
+  void refusesAWarmupOutsideTheSidecarsBounds() {
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "-1")).isEqualTo(2);
+    assertThat(err.toString()).contains("warmupCalls: must be between 0 (off) and 100000, was -1");
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "100001")).isEqualTo(2);
+    assertThat(err.toString()).contains("was 100001");
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "many")).isEqualTo(2);
+    assertThat(err.toString()).contains("--warmup-calls takes a whole number, was 'many'");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void explainsAnInvalidPolicyAndFailsWithTwo() throws Exception {
     Path bad = dir.resolve("bad.yaml");
     Files.writeString(bad, "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: b}\nspec: {upstreams: []}\n");
@@ -63,7 +88,8 @@ class MainTest {
   @Test
   void documentsTheRunCommandsSettings() {
     assertThat(run("run", "--help")).isZero();
-    assertThat(out.toString()).contains("TOOLGATE_SIDECAR_IMAGE").contains("POD_NAME");
+    assertThat(out.toString()).contains("TOOLGATE_SIDECAR_IMAGE").contains("POD_NAME")
+        .contains("TOOLGATE_SIDECAR_WARMUP_CALLS  every sidecar's runtime.warmupCalls, 0 (off) to 100000");
   }
 
   @Test

@@ -18,6 +18,8 @@ import java.util.List;
  * @param upstreamUrls upstream URLs to use instead of the spec's (a local run of a cluster policy)
  * @param listenPort the MCP port (default {@value #DEFAULT_LISTEN_PORT}; another one lets replicas share a host)
  * @param adminPort the admin port (default {@value #DEFAULT_ADMIN_PORT})
+ * @param warmupCalls the sidecar's {@code runtime.warmupCalls} (0 turns the warm-up off); null leaves
+ *     the sidecar's own default and renders no {@code runtime} section
  */
 public record RenderOptions(
     long revision,
@@ -31,12 +33,13 @@ public record RenderOptions(
     Integer sharedStatePort,
     java.util.Map<String, String> upstreamUrls,
     Integer listenPort,
-    Integer adminPort) {
+    Integer adminPort,
+    Integer warmupCalls) {
 
   public RenderOptions(long revision, String agentId, String sharedStateMode, String hazelcastServiceDns,
       List<String> hazelcastMembers, String approvalKeyFile, String adminTokenFile) {
     this(revision, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers, approvalKeyFile,
-        adminTokenFile, null, null, null, null, null);
+        adminTokenFile, null, null, null, null, null, null);
   }
 
   public static final int DEFAULT_LISTEN_PORT = 15000;
@@ -44,11 +47,13 @@ public record RenderOptions(
 
   public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
   public static final String DEFAULT_SHARED_STATE_MODE = "client";
+  /** The sidecar's own bound on {@code runtime.warmupCalls}; an e2e test renders it and has the sidecar check it. */
+  public static final int MAX_WARMUP_CALLS = 100_000;
 
   /** The same options for another revision. */
   public RenderOptions forRevision(long other) {
     return new RenderOptions(other, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers,
-        approvalKeyFile, adminTokenFile, adminHost, sharedStatePort, upstreamUrls, listenPort, adminPort);
+        approvalKeyFile, adminTokenFile, adminHost, sharedStatePort, upstreamUrls, listenPort, adminPort, warmupCalls);
   }
 
   public RenderOptions {
@@ -60,5 +65,10 @@ public record RenderOptions(
     upstreamUrls = upstreamUrls == null ? java.util.Map.of() : java.util.Map.copyOf(upstreamUrls);
     listenPort = listenPort == null ? DEFAULT_LISTEN_PORT : listenPort;
     adminPort = adminPort == null ? DEFAULT_ADMIN_PORT : adminPort;
+    // Refused here, not by every injected sidecar at its start.
+    if (warmupCalls != null && (warmupCalls < 0 || warmupCalls > MAX_WARMUP_CALLS)) {
+      throw new IllegalArgumentException(
+          "warmupCalls: must be between 0 (off) and " + MAX_WARMUP_CALLS + ", was " + warmupCalls);
+    }
   }
 }

@@ -49,6 +49,9 @@ public final class SidecarConfigRenderer {
       admin.put("tokenFile", options.adminTokenFile());
     }
     out.put("admin", admin);
+    if (options.warmupCalls() != null) {
+      out.put("runtime", ordered("warmupCalls", options.warmupCalls()));
+    }
     out.put("agent", ordered("id", options.agentId()));
     Map<String, Object> shared = new LinkedHashMap<>();
     shared.put("mode", options.sharedStateMode());

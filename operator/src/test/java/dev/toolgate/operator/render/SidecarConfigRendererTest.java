@@ -34,6 +34,26 @@ class SidecarConfigRendererTest {
   }
 
   @Test
+  void rendersTheWarmupAskedAsTheSidecarsRuntimeSection() throws Exception {
+    RenderOptions off = new RenderOptions(7, "ops-assistant-prod", "client", "toolgate-hazelcast.toolgate.svc",
+        List.of(), "approval.key", null, null, null, null, null, null, 0);
+
+    String rendered = SidecarConfigRenderer.render(SidecarConfigRenderer.parse(Files.readString(TOOL_POLICY)), off);
+
+    assertThat(rendered).contains("  port: 15020\nruntime:\n  warmupCalls: 0\nagent:");
+    assertThat(rendered.replace("runtime:\n  warmupCalls: 0\n", "")).isEqualTo(Files.readString(GOLDEN));
+    assertThat(off.forRevision(8).warmupCalls()).isZero();
+  }
+
+  @Test
+  void refusesAWarmupOutsideTheSidecarsBounds() {
+    assertThatThrownBy(() -> new RenderOptions(1, null, null, null, null, null, null, null, null, null, null, null,
+        RenderOptions.MAX_WARMUP_CALLS + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("warmupCalls: must be between 0 (off) and 100000, was 100001");
+  }
+
+  @Test
   void refusesAnInvalidSpecWithEveryViolation() {
     String invalid = """
         apiVersion: toolgate.dev/v1alpha1
