@@ -4,15 +4,19 @@ import dev.toolgate.sidecar.approval.ApproveCommand;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
+import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.sidecar.state.hazelcast.TrainingMember;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /** {@code java -jar toolgate-sidecar.jar --config <file>}. */
@@ -31,6 +35,10 @@ public final class Main {
                         start, ask its own /readyz, let the warm-up end, shut down and exit 0
                         if /readyz answered 200: a smoke test, and the training run that
                         records the image's class-data sharing archive
+        --start-member  with --exit-when-ready and sharedState.mode client: first start a
+                        throwaway Hazelcast member in a child JVM at the first member address,
+                        stopped at exit (the image's client-mode training run: its archive
+                        then holds the client's classes, not the member's)
         --version       print the version and exit
         --help          print this help and exit
 
@@ -57,6 +65,7 @@ public final class Main {
     Path config = null;
     boolean check = false;
     boolean exitWhenReady = false;
+    boolean startMember = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--help", "-h" -> {
@@ -70,6 +79,7 @@ public final class Main {
         }
         case "--check" -> check = true;
         case "--exit-when-ready" -> exitWhenReady = true;
+        case "--start-member" -> startMember = true;
         case "--config" -> {
           if (i + 1 >= args.length) {
             return usageError("--config needs a file");
@@ -83,6 +93,9 @@ public final class Main {
     }
     if (config == null) {
       return usageError("--config is required");
+    }
+    if (startMember && !exitWhenReady) {
+      return usageError("--start-member goes with --exit-when-ready: the member lives for that run only");
     }
     if (!Files.isReadable(config)) {
       System.err.println("error: cannot read the configuration file " + config);
@@ -101,7 +114,24 @@ public final class Main {
               + loaded.hash() + ")");
       return 0;
     }
-    return serve(config, exitWhenReady);
+    if (!startMember) {
+      return serve(config, exitWhenReady);
+    }
+    SharedStateOptions shared = loaded.config().sharedState();
+    if (shared.mode() != SharedStateOptions.Mode.CLIENT || shared.members().isEmpty()) {
+      return usageError("--start-member needs sharedState.mode client with members, was " + shared.mode()
+          .name().toLowerCase(java.util.Locale.ROOT) + " with " + shared.members().size() + " members");
+    }
+    try (TrainingMember member = TrainingMember.start(shared.members().get(0), shared.clusterName(),
+        Duration.ofSeconds(60))) {
+      return serve(config, true);
+    } catch (IOException e) {
+      System.err.println("error: " + e.getMessage());
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
   }
 
   private static int serve(Path config, boolean exitWhenReady) {
