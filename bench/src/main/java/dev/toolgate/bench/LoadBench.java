@@ -120,8 +120,11 @@ public final class LoadBench {
     static final JvmCounters NONE = new JvmCounters(0, 0);
   }
 
-  /** A built checkout's sidecar: its jar, JVM options and image environment, and the archive trained with them. */
-  private record SidecarBuild(String suffix, Path root, Path archive) {
+  /**
+   * A built checkout's sidecar: its jar, JVM options and image environment, and the archives trained
+   * with them; {@code clientArchive} is null for a checkout whose image records one archive only.
+   */
+  private record SidecarBuild(String suffix, Path root, Path archive, Path clientArchive) {
     Path jar() {
       return root.resolve("sidecar/target/toolgate-sidecar.jar");
     }
@@ -578,22 +581,32 @@ public final class LoadBench {
     return new Target("nginx", url + "/mcp", process);
   }
 
-  /** A checkout's sidecar with the image's class-data sharing archive, recorded the way sidecar/Dockerfile does. */
+  /** A checkout's sidecar with the image's class-data sharing archives, recorded the way sidecar/Dockerfile does. */
   private SidecarBuild build(String suffix, Path checkout) throws Exception {
     String name = suffix.isEmpty() ? "toolgate-sidecar" : "toolgate-sidecar-compared";
-    SidecarBuild build = new SidecarBuild(suffix, checkout, work.resolve(name + ".jsa"));
+    Path clientTraining = checkout.resolve("sidecar/src/main/jvm/cds-training-client.yaml");
+    SidecarBuild build = new SidecarBuild(suffix, checkout, work.resolve(name + ".jsa"),
+        Files.exists(clientTraining) ? work.resolve(name + "-client.jsa") : null);
     built(build.jar());
-    Path config = work.resolve(name + "-cds-training.yaml");
-    String yaml = Files.readString(checkout.resolve("sidecar/src/main/jvm/cds-training.yaml"));
+    train(build, name + "-cds-training", checkout.resolve("sidecar/src/main/jvm/cds-training.yaml"), build.archive());
+    if (build.clientArchive() != null) {
+      train(build, name + "-cds-training-client", clientTraining, build.clientArchive(), "--start-member");
+    }
+    return build;
+  }
+
+  private void train(SidecarBuild build, String name, Path training, Path archive, String... extra) throws Exception {
+    String yaml = Files.readString(training).replace("127.0.0.1:5701", "127.0.0.1:" + freePort());
     for (String port : List.of("15000", "15020", "5701")) {
       yaml = yaml.replace("port: " + port, "port: " + freePort());
     }
+    Path config = work.resolve(name + ".yaml");
     Files.writeString(config, yaml);
-    Files.deleteIfExists(build.archive());
-    LocalProcess.runJava(logs, name + "-cds-training", List.of("@" + build.jvmOptions(),
-        "-XX:ArchiveClassesAtExit=" + build.archive(), "-jar", build.jar().toString(),
-        "--config", config.toString(), "--exit-when-ready"));
-    return build;
+    Files.deleteIfExists(archive);
+    List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions(), "-XX:ArchiveClassesAtExit=" + archive,
+        "-jar", build.jar().toString(), "--config", config.toString(), "--exit-when-ready"));
+    args.addAll(List.of(extra));
+    LocalProcess.runJava(logs, name, args);
   }
 
   private Path passThrough(String backendUrl) throws Exception {
@@ -694,11 +707,17 @@ public final class LoadBench {
     }
   }
 
-  /** The sidecar's JVM arguments as the image passes them: its options, its archive unless left out, {@code flags}, the jar. */
-  private static List<String> sidecarCommand(SidecarBuild build, boolean withArchive, List<String> flags, Path config) {
+  /**
+   * The sidecar's JVM arguments as the image passes them: its options, its archive unless left out
+   * (the client-mode one for a client, as the operator maps it), {@code flags}, the jar.
+   */
+  private static List<String> sidecarCommand(SidecarBuild build, boolean withArchive, List<String> flags, Path config)
+      throws IOException {
     List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions()));
     if (withArchive) {
-      args.add("-XX:SharedArchiveFile=" + build.archive());
+      boolean client = "client".equals(YAML.readTree(config.toFile()).path("sharedState").path("mode").asText());
+      args.add("-XX:SharedArchiveFile="
+          + (client && build.clientArchive() != null ? build.clientArchive() : build.archive()));
     }
     args.addAll(flags);
     args.addAll(List.of("-jar", build.jar().toString(), "--config", config.toString()));

@@ -11,14 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The images cannot be built here (no container engine), so their recipes are checked offline:
  * non-root numeric user, every COPY source built and let through .dockerignore, JVM options this
- * JVM accepts, and the sidecar's class-data sharing steps run for real (the training RUN records an
- * archive that the ENTRYPOINT's flags then map, with {@code -Xshare:on} making a bad archive fatal).
+ * JVM accepts, and the sidecar's class-data sharing steps run for real (each training RUN records an
+ * archive, one per shared-state mode; the image's and the operator's JDK_JAVA_OPTIONS then map them,
+ * with {@code -Xshare:on} making a bad archive fatal).
  */
 class ImageRecipesIT {
 
@@ -101,36 +103,62 @@ class ImageRecipesIT {
   }
 
   @Test
-  void theSidecarImageRecordsAClassDataArchiveThatItsEntrypointMaps() throws Exception {
+  void theSidecarImageRecordsAnArchivePerModeThatItsEntrypointAndTheOperatorMap() throws Exception {
     Recipe recipe = Recipe.of(ROOT.resolve("sidecar/Dockerfile"));
     checkCommon(recipe);
     assertThat(recipe.last("EXPOSE")).isEqualTo("15000 15020");
     stage(recipe);
-    List<String> training = local(Recipe.exec(recipe.last("RUN")));
-    // The training configuration's fixed ports become free ones: the suite never binds a fixed port.
-    Path config = app.resolve("cds-training.yaml");
-    String yaml = Files.readString(config);
-    for (String port : List.of("15000", "15020", "5701")) {
-      yaml = yaml.replaceAll("port: " + Pattern.quote(port) + "\\b", "port: " + Http.freePort());
+    // The training configurations' fixed ports become free ones: the suite never binds a fixed port.
+    Path embedded = app.resolve("cds-training.yaml");
+    Path client = app.resolve("cds-training-client.yaml");
+    for (Path config : List.of(embedded, client)) {
+      String yaml = Files.readString(config).replace("127.0.0.1:5701", "127.0.0.1:" + Http.freePort());
+      for (String port : List.of("15000", "15020", "5701")) {
+        yaml = yaml.replaceAll("port: " + Pattern.quote(port) + "\\b", "port: " + Http.freePort());
+      }
+      Files.writeString(config, yaml);
     }
-    Files.writeString(config, yaml);
 
-    LocalProcess.runJava(app, "cds-training", training);
-    Path archive = app.resolve("toolgate-sidecar.jsa");
-    assertThat(archive).exists();
-    assertThat(Files.size(archive)).as("an archive of the classes a start loads").isGreaterThan(10L << 20);
+    List<String> trainings = recipe.all("RUN");
+    assertThat(trainings).as("one training run per archive").hasSize(2);
+    for (int i = 0; i < trainings.size(); i++) {
+      LocalProcess.runJava(app, "cds-training-" + i, local(Recipe.exec(trainings.get(i))));
+    }
+    for (String archive : List.of("toolgate-sidecar.jsa", "toolgate-sidecar-client.jsa")) {
+      assertThat(app.resolve(archive)).exists();
+      assertThat(Files.size(app.resolve(archive))).as("an archive of the classes a start loads").isGreaterThan(10L << 20);
+    }
+    assertThat(Files.size(app.resolve("toolgate-sidecar-client.jsa"))).as("the client's classes, not the member's")
+        .isLessThan(Files.size(app.resolve("toolgate-sidecar.jsa")));
 
+    // The image's JDK_JAVA_OPTIONS maps the embedded archive; -Xshare:on makes an unusable one fatal.
     List<String> entrypoint = new ArrayList<>(local(Recipe.exec(recipe.last("ENTRYPOINT"))));
     entrypoint.add(1, "-Xshare:on");
-    entrypoint.addAll(List.of("--config", config.toString(), "--exit-when-ready"));
-    LocalProcess.runJava(app, "cds-start", entrypoint);
-    assertThat(Files.readString(stderr("cds-start"))).contains("ready (/readyz 200); exiting as asked");
+    String imageOptions = recipe.all("ENV").stream().filter(e -> e.startsWith("JDK_JAVA_OPTIONS="))
+        .map(e -> e.substring("JDK_JAVA_OPTIONS=".length())).findFirst().orElseThrow();
+    assertThat(imageOptions).isEqualTo("-XX:SharedArchiveFile=/app/toolgate-sidecar.jsa");
+    start("cds-start", entrypoint, imageOptions, embedded, List.of());
 
-    // The chart's sidecar.javaOpts reach the entrypoint as JDK_JAVA_OPTIONS; the compact option
-    // README "Performance" offers must leave the archive usable.
-    LocalProcess.runJava(app, "cds-compact-start", entrypoint, Map.of("JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1"));
-    assertThat(Files.readString(stderr("cds-compact-start")))
-        .contains("Picked up JDK_JAVA_OPTIONS: -XX:TieredStopAtLevel=1", "ready (/readyz 200); exiting as asked");
+    // The operator's JDK_JAVA_OPTIONS for injected sidecars, as its golden patch has it: the
+    // client-mode archive, and with the chart's sidecar.javaOpts (the compact option) after it.
+    String injected = LocalStack.JSON.readTree(ROOT.resolve("operator/src/test/resources/golden/agent-pod.patch.json")
+        .toFile()).findValues("env").stream().flatMap(env -> StreamSupport.stream(env.spliterator(), false))
+        .filter(e -> e.path("name").asText().equals("JDK_JAVA_OPTIONS")).map(e -> e.path("value").asText())
+        .findFirst().orElseThrow();
+    assertThat(injected).isEqualTo("-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa");
+    start("cds-client-start", entrypoint, injected, client, List.of("--start-member"));
+    start("cds-compact-start", entrypoint, injected + " -XX:TieredStopAtLevel=1", client, List.of("--start-member"));
+    assertThat(Files.readString(stderr("cds-compact-start"))).contains("-XX:TieredStopAtLevel=1");
+  }
+
+  /** The entrypoint with {@code javaOptions} as JDK_JAVA_OPTIONS (its /app paths mapped), until ready. */
+  private void start(String run, List<String> entrypoint, String javaOptions, Path config, List<String> extra)
+      throws Exception {
+    List<String> command = new ArrayList<>(entrypoint);
+    command.addAll(List.of("--config", config.toString(), "--exit-when-ready"));
+    command.addAll(extra);
+    LocalProcess.runJava(app, run, command, Map.of("JDK_JAVA_OPTIONS", javaOptions.replace("/app/", app + "/")));
+    assertThat(Files.readString(stderr(run))).contains("Picked up JDK_JAVA_OPTIONS", "ready (/readyz 200); exiting as asked");
   }
 
   private Path stderr(String run) throws IOException {

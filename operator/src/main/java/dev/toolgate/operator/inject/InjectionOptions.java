@@ -35,6 +35,11 @@ public record InjectionOptions(
   public static final String APPROVAL_DIR = "/etc/toolgate/approval";
   /** Read by the {@code java} launcher, ahead of the command line: how options reach the image's entrypoint. */
   public static final String ENV_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
+  /**
+   * The sidecar image's class-data archive recorded in client mode (sidecar/Dockerfile), the mode an
+   * injected sidecar runs in; the image's own JDK_JAVA_OPTIONS names the embedded mode's.
+   */
+  public static final String CLIENT_ARCHIVE = "/app/toolgate-sidecar-client.jsa";
   /** The environment variable that tells the agent where its MCP upstreams are reached. */
   public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
 

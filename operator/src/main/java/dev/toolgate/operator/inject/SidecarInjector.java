@@ -109,9 +109,10 @@ public final class SidecarInjector {
         .addNewVolumeMount().withName("toolgate-approval").withMountPath(InjectionOptions.APPROVAL_DIR).withReadOnly(true).endVolumeMount()
         // The root file system is read-only; the JVM and Vert.x's file cache need a scratch directory.
         .addNewVolumeMount().withName("toolgate-tmp").withMountPath("/tmp").endVolumeMount();
-    if (!options.javaOpts().isEmpty()) {
-      sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS, options.javaOpts(), null));
-    }
+    // Replaces the image's JDK_JAVA_OPTIONS: the client-mode archive, then the chart's options.
+    String archive = "-XX:SharedArchiveFile=" + InjectionOptions.CLIENT_ARCHIVE;
+    sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS,
+        options.javaOpts().isEmpty() ? archive : archive + " " + options.javaOpts(), null));
     return sidecar.build();
   }
 

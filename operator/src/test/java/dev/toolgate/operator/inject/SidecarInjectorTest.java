@@ -87,6 +87,17 @@ public class SidecarInjectorTest {
   }
 
   @Test
+  void mapsTheImagesClientModeArchiveWhenNoJavaOptionsAreGiven() throws Exception {
+    SidecarInjector plain = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi", "", "toolgate",
+        true, "k"));
+
+    Pod injected = apply(pod(), plain.patch(pod()));
+
+    assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+        .containsExactly("JDK_JAVA_OPTIONS=-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa");
+  }
+
+  @Test
   void passesTheJavaOptionsToTheSidecarJvmOnly() throws Exception {
     SidecarInjector compact = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi",
         " -XX:TieredStopAtLevel=1 ", "toolgate", true, "k"));
@@ -94,7 +105,7 @@ public class SidecarInjectorTest {
     Pod injected = apply(pod(), compact.patch(pod()));
 
     assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
-        .containsExactly("JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1");
+        .containsExactly("JDK_JAVA_OPTIONS=-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa -XX:TieredStopAtLevel=1");
     assertThat(injected.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName())
         .doesNotContain("JDK_JAVA_OPTIONS");
   }
@@ -105,12 +116,5 @@ public class SidecarInjectorTest {
         true, "k")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'-Xss1m -jar other.jar'");
     assertThatThrownBy(() -> new InjectionOptions("img", "50m", "96Mi", "160Mi", "Main", "toolgate", true, "k"))
         .hasMessageContaining("each starting with '-'");
-  }
-
-  @Test
-  void addsNoJavaOptionsByDefault() throws Exception {
-    Pod injected = apply(pod(), injector.patch(pod()));
-
-    assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).isNullOrEmpty();
   }
 }

@@ -11,12 +11,18 @@ public final class SidecarImage {
 
   private SidecarImage() {}
 
-  /** The Dockerfile's {@code ENV NAME=value} lines, so that local sidecars run as in the image. */
+  /** Names the image's class-data archive, an /app path: a local run maps its own on the command line. */
+  public static final String ARCHIVE_VARIABLE = "JDK_JAVA_OPTIONS";
+
+  /**
+   * The Dockerfile's {@code ENV NAME=value} lines, so that local sidecars run as in the image, except
+   * {@value #ARCHIVE_VARIABLE}.
+   */
   public static Map<String, String> environment(Path root) throws IOException {
     Map<String, String> environment = new LinkedHashMap<>();
     for (String line : Files.readAllLines(root.resolve("sidecar/Dockerfile"))) {
       int eq = line.indexOf('=');
-      if (line.startsWith("ENV ") && eq > 0) {
+      if (line.startsWith("ENV ") && eq > 0 && !line.substring(4, eq).strip().equals(ARCHIVE_VARIABLE)) {
         environment.put(line.substring(4, eq).strip(), line.substring(eq + 1).strip());
       }
     }
