@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /** {@code java -jar toolgate-sidecar.jar --config <file>}. */
@@ -120,7 +121,7 @@ public final class Main {
     SharedStateOptions shared = loaded.config().sharedState();
     if (shared.mode() != SharedStateOptions.Mode.CLIENT || shared.members().isEmpty()) {
       return usageError("--start-member needs sharedState.mode client with members, was " + shared.mode()
-          .name().toLowerCase(java.util.Locale.ROOT) + " with " + shared.members().size() + " members");
+          .name().toLowerCase(Locale.ROOT) + " with " + shared.members().size() + " members");
     }
     try (TrainingMember member = TrainingMember.start(shared.members().get(0), shared.clusterName(),
         Duration.ofSeconds(60))) {
