@@ -34,7 +34,7 @@ public final class Main {
         --listen-port N            the MCP port (default %d)
         --admin-port N             the admin port (default %d)
         --warmup-calls N           the sidecar's runtime.warmupCalls, 0 (off) to %d (default:
-                                   the sidecar's own, 1000)
+                                   none rendered, the sidecar's own)
       """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE, RenderOptions.DEFAULT_LISTEN_PORT,
           RenderOptions.DEFAULT_ADMIN_PORT, RenderOptions.MAX_WARMUP_CALLS);
 
@@ -168,9 +168,10 @@ public final class Main {
         TOOLGATE_WEBHOOK_CONFIGURATION the MutatingWebhookConfiguration (default toolgate-injector)
         TOOLGATE_SIDECAR_IMAGE         the sidecar image to inject
         TOOLGATE_SIDECAR_CPU_REQUEST / _MEMORY_REQUEST / _MEMORY_LIMIT   (50m / 96Mi / 160Mi)
-        TOOLGATE_SIDECAR_JAVA_OPTS     JVM options for every sidecar (its JDK_JAVA_OPTIONS; default none)
+        TOOLGATE_SIDECAR_JAVA_OPTS     JVM options for every sidecar (in its JDK_JAVA_OPTIONS, after the
+                                       image's client-mode archive; default none)
         TOOLGATE_SIDECAR_WARMUP_CALLS  every sidecar's runtime.warmupCalls, 0 (off) to %d
-                                       (default: the sidecar's own, 1000)
+                                       (default: none rendered, the sidecar's own)
         TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false
         TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)
         TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join
