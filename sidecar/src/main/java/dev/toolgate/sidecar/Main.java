@@ -35,7 +35,7 @@ public final class Main {
         --exit-when-ready
                         start, ask its own /readyz, let the warm-up end, shut down and exit 0
                         if /readyz answered 200: a smoke test, and the training run that
-                        records the image's class-data sharing archive
+                        records the image's class-data sharing archives
         --start-member  with --exit-when-ready and sharedState.mode client: first start a
                         throwaway Hazelcast member in a child JVM at the first member address,
                         stopped at exit (the image's client-mode training run: its archive

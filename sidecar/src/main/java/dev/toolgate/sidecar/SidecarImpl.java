@@ -20,9 +20,11 @@ import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
 import dev.toolgate.sidecar.state.hazelcast.SharedState;
 import dev.toolgate.sidecar.warmup.Warmup;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -135,13 +137,7 @@ final class SidecarImpl implements Sidecar {
                 .setCompressionSupported(false)
                 // HTTP/1.1 only: the JDK client's h2c upgrade stalled on large bodies here.
                 .setHttp2ClearTextEnabled(false))
-        .requestHandler(req -> {
-          Warmup w = warmup;
-          if (w != null) {
-            w.stop();
-          }
-          proxy.handler().handle(req);
-        })
+        .requestHandler(stoppingTheWarmup(proxy.handler()))
         .listen()
         .compose(
             server -> {
@@ -167,6 +163,17 @@ final class SidecarImpl implements Sidecar {
               warmUp(loaded);
               return null;
             });
+  }
+
+  /** {@code handler}, after stopping the warm-up: an agent's request never competes with it. */
+  private Handler<HttpServerRequest> stoppingTheWarmup(Handler<HttpServerRequest> handler) {
+    return req -> {
+      Warmup w = warmup;
+      if (w != null) {
+        w.stop();
+      }
+      handler.handle(req);
+    };
   }
 
   /** After ready, in the background: agents are served meanwhile, and a failed warm-up only costs its log line. */

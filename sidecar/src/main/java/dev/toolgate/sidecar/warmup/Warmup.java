@@ -14,9 +14,11 @@ import dev.toolgate.sidecar.proxy.Proxy;
 import dev.toolgate.sidecar.proxy.Routing;
 import dev.toolgate.sidecar.state.Stores;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.util.List;
@@ -138,7 +140,7 @@ public final class Warmup {
     }
   }
 
-  private Future<HttpServer> listen(io.vertx.core.Handler<io.vertx.core.http.HttpServerRequest> handler) {
+  private Future<HttpServer> listen(Handler<HttpServerRequest> handler) {
     return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
         .requestHandler(handler)
         .listen();
