@@ -11,7 +11,9 @@ public enum CircuitState {
   /** A few probe calls test the backend; their outcomes close or reopen the circuit. */
   HALF_OPEN;
 
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 }

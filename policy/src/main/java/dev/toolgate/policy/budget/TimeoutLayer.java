@@ -11,7 +11,9 @@ public enum TimeoutLayer {
   /** The agent's own deadline, less the reserve it keeps to answer. */
   AGENT_DEADLINE;
 
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 }

@@ -20,7 +20,9 @@ public enum Effect {
     return this == IDEMPOTENT_WRITE || this == NON_IDEMPOTENT_WRITE;
   }
 
+  private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return wireName;
   }
 }

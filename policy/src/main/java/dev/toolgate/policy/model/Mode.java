@@ -9,7 +9,9 @@ public enum Mode {
   @JsonProperty("shadow")
   SHADOW;
 
+  private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return wireName;
   }
 }

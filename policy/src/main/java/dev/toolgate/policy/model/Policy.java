@@ -63,6 +63,11 @@ public record Policy(
 
   /** Whether the policy names this tool: unnamed tools share one metrics label. */
   public boolean names(String upstream, String tool) {
-    return tools.stream().anyMatch(r -> r.name().equals(tool) && r.upstream().equals(upstream));
+    for (ToolRule rule : tools) {
+      if (rule.name().equals(tool) && rule.upstream().equals(upstream)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -39,7 +39,9 @@ public enum AgentCode {
   /** The backend answered another 5xx. */
   BACKEND_ERROR;
 
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 }

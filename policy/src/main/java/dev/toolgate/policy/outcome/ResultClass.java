@@ -54,9 +54,12 @@ public enum ResultClass {
     return backendFailure;
   }
 
+  // Computed once: it names the value in every event and metric of every call.
+  private final String wireName = name().toLowerCase(Locale.ROOT);
+
   @JsonValue
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 
   @JsonCreator

@@ -64,7 +64,7 @@ public record AttemptEvent(
    */
   public void writeJson(JsonGenerator out) throws IOException {
     out.writeStartObject();
-    out.writeStringField("ts", timestamp.toString());
+    out.writeStringField("ts", IsoInstant.format(timestamp));
     out.writeStringField("event", "tool_attempt");
     field(out, "correlationId", correlationId);
     field(out, "conversationId", conversationId);

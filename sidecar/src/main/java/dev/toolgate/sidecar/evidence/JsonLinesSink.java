@@ -123,7 +123,7 @@ final class JsonLinesSink implements EventSink {
     long lost = dropped.get();
     boolean reporting = lost > reported;
     if (reporting) {
-      line(new JsonObject().put("ts", Instant.now().toString()).put("event", "events_dropped")
+      line(new JsonObject().put("ts", IsoInstant.format(Instant.now())).put("event", "events_dropped")
           .put("count", lost - reported).put("total", lost).encode());
     }
     for (Object item : batch) {

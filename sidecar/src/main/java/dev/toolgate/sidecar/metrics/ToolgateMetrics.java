@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,7 +49,8 @@ public final class ToolgateMetrics {
   private final PrometheusMeterRegistry registry;
   /**
    * Meters by name and tag values, so that a call finds its meter with one hash lookup instead of
-   * building an id (tags sorted, copied) for the registry on every increment.
+   * building an id (tags sorted, copied) for the registry on every increment. The key wraps the
+   * call's tag array without copying it, and a meter is built only when the lookup misses.
    */
   private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
   private final Map<MeterKey, Timer> timers = new ConcurrentHashMap<>();
@@ -80,8 +82,13 @@ public final class ToolgateMetrics {
   }
 
   private void count(String name, String description, String... tags) {
-    counters.computeIfAbsent(new MeterKey(name, List.of(tags)),
-        k -> Counter.builder(name).description(description).tags(tags).register(registry)).increment();
+    MeterKey key = new MeterKey(name, Arrays.asList(tags));
+    Counter counter = counters.get(key);
+    if (counter == null) {
+      counter = counters.computeIfAbsent(key,
+          k -> Counter.builder(name).description(description).tags(tags).register(registry));
+    }
+    counter.increment();
   }
 
   /** The scrape body in the Prometheus text format. */
@@ -91,15 +98,19 @@ public final class ToolgateMetrics {
 
   public void attempt(String upstream, String tool, String result, long nanos) {
     count("toolgate.attempts", "Attempts of tool calls against upstreams, retries included", "upstream", upstream, "tool", tool, "result", result);
-    timers.computeIfAbsent(new MeterKey("toolgate.attempt.duration", List.of(upstream, tool, result)),
-        k -> Timer.builder("toolgate.attempt.duration")
-            .description("Duration of one attempt")
-            .tags("upstream", upstream, "tool", tool, "result", result)
-            .publishPercentileHistogram()
-            .minimumExpectedValue(Duration.ofMillis(1))
-            .maximumExpectedValue(Duration.ofSeconds(30))
-            .register(registry))
-        .record(nanos, TimeUnit.NANOSECONDS);
+    MeterKey key = new MeterKey("toolgate.attempt.duration", Arrays.asList(upstream, tool, result));
+    Timer timer = timers.get(key);
+    if (timer == null) {
+      timer = timers.computeIfAbsent(key,
+          k -> Timer.builder("toolgate.attempt.duration")
+              .description("Duration of one attempt")
+              .tags("upstream", upstream, "tool", tool, "result", result)
+              .publishPercentileHistogram()
+              .minimumExpectedValue(Duration.ofMillis(1))
+              .maximumExpectedValue(Duration.ofSeconds(30))
+              .register(registry));
+    }
+    timer.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   public void call(String upstream, String tool, String result) {

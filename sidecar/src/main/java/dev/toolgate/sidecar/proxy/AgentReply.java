@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.policy.outcome.AgentCode;
+import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.ToolErrorResult;
@@ -63,6 +64,15 @@ final class AgentReply {
 
   /** Sends the final JSON-RPC message (its id is set to the agent's) and ends. */
   void answer(JsonObject message) {
+    answer(message, JsonEncoding.DEFAULT_SIZE_HINT);
+  }
+
+  /**
+   * Sends the final JSON-RPC message, as {@link #answer(JsonObject)} does.
+   *
+   * @param sizeHint its size as it came from upstream, what its encoding starts as large as
+   */
+  void answer(JsonObject message, int sizeHint) {
     last = message;
     if (!open()) {
       return;
@@ -73,7 +83,7 @@ final class AgentReply {
     } else {
       res.setStatusCode(200)
           .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(message.toBuffer());
+          .end(JsonEncoding.buffer(message, sizeHint));
     }
   }
 

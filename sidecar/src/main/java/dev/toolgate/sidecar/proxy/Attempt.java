@@ -4,6 +4,7 @@ import dev.toolgate.policy.budget.CallBudget;
 import dev.toolgate.policy.budget.TimeoutLayer;
 import dev.toolgate.policy.outcome.ResultClass;
 import dev.toolgate.policy.outcome.ResultClassifier;
+import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.mcp.SseEvent;
@@ -32,11 +33,20 @@ final class Attempt {
   /** Once abandoned, how long a late answer is still waited for, as evidence. */
   static final long LATE_RESULT_WINDOW_MS = 30_000;
 
-  /** What an attempt came to. */
+  /** What the sidecar adds to a message it passes on: its id and the {@code _meta} entries. */
+  private static final int META_BYTES = 160;
+
+  /**
+   * What an attempt came to.
+   *
+   * @param answerBytes the size of the upstream message that carried the answer, 0 when there is
+   *     none or it came on another stream: what copies of the answer start as large as
+   */
   record Outcome(
       ResultClass result,
       int httpStatus,
       JsonObject answer,
+      int answerBytes,
       boolean answered,
       boolean ambiguous,
       OptionalLong retryAfterMs,
@@ -56,6 +66,7 @@ final class Attempt {
   private HttpClientRequest request;
   private long timer = -1;
   private boolean sent;
+  private int answerBytes;
 
   Attempt(
       CallServices services,
@@ -129,7 +140,7 @@ final class Attempt {
     if (meta != null && meta.isEmpty()) {
       params.remove("_meta");
     }
-    return out.toBuffer();
+    return JsonEncoding.buffer(out, call.messageBytes() + META_BYTES);
   }
 
   private boolean settled() {
@@ -148,7 +159,8 @@ final class Attempt {
     if (answered) {
       services.ids().remove(pending);
     }
-    outcome.complete(new Outcome(result, status, answer, answered, ambiguous, retryAfter, layer,
+    outcome.complete(new Outcome(result, status, answer, answer == null ? 0 : answerBytes, answered,
+        ambiguous, retryAfter, layer,
         System.nanoTime() - startNanos));
   }
 
@@ -204,7 +216,7 @@ final class Attempt {
         return;
       }
       settle(classify(answer), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
-      call.reply().answer(answer);
+      call.reply().answer(answer, body.length());
     }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
         OptionalLong.empty(), null));
   }
@@ -334,7 +346,11 @@ final class Attempt {
   private JsonObject ownAnswer(Buffer body) {
     try {
       JsonObject message = new JsonObject(body);
-      return JsonRpc.isResponse(message) && upstreamId.equals(message.getValue("id")) ? message : null;
+      if (!JsonRpc.isResponse(message) || !upstreamId.equals(message.getValue("id"))) {
+        return null;
+      }
+      answerBytes = body.length();
+      return message;
     } catch (DecodeException | ClassCastException e) {
       return null;
     }

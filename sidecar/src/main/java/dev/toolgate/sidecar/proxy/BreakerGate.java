@@ -119,7 +119,7 @@ final class BreakerGate {
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
       JsonObject result = o.answer().getJsonObject("result");
       if (result != null) {
-        s.lastKnown().remember(lastKnownKey, result, s.clock().instant());
+        s.lastKnown().remember(lastKnownKey, result, o.answerBytes(), s.clock().instant());
       }
     }
   }

@@ -1,15 +1,20 @@
 package dev.toolgate.sidecar.proxy;
 
 import io.vertx.core.MultiMap;
-import java.util.Locale;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** Copies headers from one hop to the next, leaving out those that belong to a single connection. */
 final class Hop {
 
-  /** RFC 9110 section 7.6.1 connection-specific fields, plus Host and Content-Length (recomputed). */
+  /**
+   * RFC 9110 section 7.6.1 connection-specific fields, plus Host and Content-Length (recomputed).
+   * Compared ignoring case, so that no header name is lowercased into a new string on every call.
+   */
   private static final Set<String> HOP_BY_HOP =
-      Set.of(
+      ignoringCase(
           "connection",
           "keep-alive",
           "proxy-authenticate",
@@ -34,10 +39,10 @@ final class Hop {
   static void copyRequest(MultiMap from, MultiMap to) {
     from.forEach(
         header -> {
-          String name = header.getKey().toLowerCase(Locale.ROOT);
+          String name = header.getKey();
           if (!HOP_BY_HOP.contains(name)
-              && !name.startsWith(TOOLGATE_PREFIX)
-              && !name.equals("accept-encoding")) {
+              && !name.regionMatches(true, 0, TOOLGATE_PREFIX, 0, TOOLGATE_PREFIX.length())
+              && !name.equalsIgnoreCase("accept-encoding")) {
             to.add(header.getKey(), header.getValue());
           }
         });
@@ -46,9 +51,15 @@ final class Hop {
   static void copy(MultiMap from, MultiMap to) {
     from.forEach(
         header -> {
-          if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+          if (!HOP_BY_HOP.contains(header.getKey())) {
             to.add(header.getKey(), header.getValue());
           }
         });
+  }
+
+  private static Set<String> ignoringCase(String... names) {
+    Set<String> set = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    set.addAll(List.of(names));
+    return Collections.unmodifiableSet(set);
   }
 }

@@ -25,11 +25,13 @@ import dev.toolgate.sidecar.approval.ApprovalTokens;
 import dev.toolgate.sidecar.approval.InvalidApprovalException;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
+import dev.toolgate.sidecar.evidence.IsoInstant;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -160,7 +162,7 @@ final class ToolCall {
         .put("limit", verdict.limitName()).put("value", verdict.limit()).put("used", verdict.used())
         .put("session", sessionKey));
     JsonObject record = new JsonObject()
-        .put("ts", s.clock().instant().toString())
+        .put("ts", IsoInstant.format(s.clock().instant()))
         .put("event", "quota_block")
         .put("correlationId", ctx.correlationId())
         .put("session", sessionKey)
@@ -551,11 +553,12 @@ final class ToolCall {
   private void event(int attempt, String upstreamId, ResultClass result, int status, long nanos,
       TimeoutLayer layer, String decision, String retryReason, String reason, String operationId,
       String wouldHave, String toolName) {
-    s.events().accept(new AttemptEvent(s.clock().instant(), ctx.correlationId(), conversationId, intentId,
+    Instant now = s.clock().instant();
+    s.events().accept(new AttemptEvent(now, ctx.correlationId(), conversationId, intentId,
         sessionKey, toolName, upstream, attempt, upstreamId, result.wireName(), status, nanos / 1_000_000.0,
         layer == null ? null : layer.wireName(), operationId, loaded.config().revision(), loaded.shortHash(),
         mode.wireName(), decision, retryReason, ctx.idempotencyKey(), reason, wouldHave, circuit()));
-    s.audit().record(sessionKey, new JsonObject().put("ts", s.clock().instant().toString())
+    s.audit().record(sessionKey, new JsonObject().put("ts", IsoInstant.format(now))
         .put("tool", toolName).put("attempt", attempt).put("result", result.wireName()).put("decision", decision));
   }
 

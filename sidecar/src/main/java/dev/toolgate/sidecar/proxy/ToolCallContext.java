@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
  * @param agentHeaders the agent's request headers
  * @param protocolVersion the agent's {@code MCP-Protocol-Version}, or null
  * @param message the agent's JSON-RPC message
+ * @param messageBytes the message's size as it came, what its copies upstream start as large as
  * @param idempotencyKey the write's key, or null
  * @param reply the agent's side
  */
@@ -26,6 +27,7 @@ record ToolCallContext(
     MultiMap agentHeaders,
     String protocolVersion,
     JsonObject message,
+    int messageBytes,
     String idempotencyKey,
     AgentReply reply) {
 
@@ -45,6 +47,6 @@ record ToolCallContext(
 
   ToolCallContext withIdempotencyKey(String key) {
     return new ToolCallContext(correlationId, clientId, scope, route, upstreamUri, agentHeaders,
-        protocolVersion, message, key, reply);
+        protocolVersion, message, messageBytes, key, reply);
   }
 }

@@ -32,7 +32,8 @@ final class ToolCallHandler {
   }
 
   void handle(
-      HttpServerRequest req, Routing routing, UpstreamRoute route, String sub, JsonObject msg) {
+      HttpServerRequest req, Routing routing, UpstreamRoute route, String sub, JsonObject msg,
+      int messageBytes) {
     Object params = msg.getValue("params");
     Object name = params instanceof JsonObject p ? p.getValue("name") : null;
     if (!(name instanceof String tool) || tool.isEmpty()) {
@@ -55,6 +56,7 @@ final class ToolCallHandler {
             req.headers(),
             req.getHeader(McpHeaders.PROTOCOL_VERSION),
             msg,
+            messageBytes,
             null,
             new AgentReply(req.response(), clientId, correlationId));
     new ToolCall(services, req, routing.loaded(), ctx, tool).run();

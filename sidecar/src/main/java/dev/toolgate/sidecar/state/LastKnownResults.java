@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.state;
 
+import dev.toolgate.sidecar.mcp.JsonEncoding;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -37,8 +38,13 @@ public final class LastKnownResults {
     };
   }
 
-  public void remember(String key, JsonObject result, Instant at) {
-    Known known = new Known(result.toBuffer().getBytes(), at);
+  /**
+   * Keeps a result.
+   *
+   * @param sizeHint the size of the message it came in, what its encoding starts as large as
+   */
+  public void remember(String key, JsonObject result, int sizeHint, Instant at) {
+    Known known = new Known(JsonEncoding.bytes(result, sizeHint), at);
     synchronized (this) {
       results.put(key, known);
     }
