@@ -6,7 +6,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.EncodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -36,17 +35,6 @@ public final class JsonEncoding {
     Buffer out = Buffer.buffer(Math.max(sizeHint, DEFAULT_SIZE_HINT));
     write(message, new BufferStream(out));
     return out;
-  }
-
-  /**
-   * The message as an array of exactly its bytes, the same as {@code toBuffer().getBytes()}.
-   *
-   * @param sizeHint the bytes expected, as for {@link #buffer(JsonObject, int)}
-   */
-  public static byte[] bytes(JsonObject message, int sizeHint) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(sizeHint, DEFAULT_SIZE_HINT));
-    write(message, out);
-    return out.toByteArray();
   }
 
   private static void write(JsonObject message, OutputStream out) {

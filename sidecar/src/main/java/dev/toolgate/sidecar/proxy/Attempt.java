@@ -39,14 +39,14 @@ final class Attempt {
   /**
    * What an attempt came to.
    *
-   * @param answerBytes the size of the upstream message that carried the answer, 0 when there is
-   *     none or it came on another stream: what copies of the answer start as large as
+   * @param answerMessage the upstream message that carried the answer, as it came; null when there
+   *     is none or it came on another stream
    */
   record Outcome(
       ResultClass result,
       int httpStatus,
       JsonObject answer,
-      int answerBytes,
+      Buffer answerMessage,
       boolean answered,
       boolean ambiguous,
       OptionalLong retryAfterMs,
@@ -66,7 +66,7 @@ final class Attempt {
   private HttpClientRequest request;
   private long timer = -1;
   private boolean sent;
-  private int answerBytes;
+  private Buffer answerMessage;
 
   Attempt(
       CallServices services,
@@ -159,7 +159,7 @@ final class Attempt {
     if (answered) {
       services.ids().remove(pending);
     }
-    outcome.complete(new Outcome(result, status, answer, answer == null ? 0 : answerBytes, answered,
+    outcome.complete(new Outcome(result, status, answer, answer == null ? null : answerMessage, answered,
         ambiguous, retryAfter, layer,
         System.nanoTime() - startNanos));
   }
@@ -349,7 +349,7 @@ final class Attempt {
       if (!JsonRpc.isResponse(message) || !upstreamId.equals(message.getValue("id"))) {
         return null;
       }
-      answerBytes = body.length();
+      answerMessage = body;
       return message;
     } catch (DecodeException | ClassCastException e) {
       return null;

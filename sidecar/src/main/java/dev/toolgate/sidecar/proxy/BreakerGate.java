@@ -8,9 +8,11 @@ import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.policy.outcome.ResultClass;
+import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.LastKnownResults;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -117,9 +119,10 @@ final class BreakerGate {
     }
     if (o.result() == ResultClass.SUCCESS && o.answer() != null && rule.breaker() != null
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
-      JsonObject result = o.answer().getJsonObject("result");
-      if (result != null) {
-        s.lastKnown().remember(lastKnownKey, result, o.answerBytes(), s.clock().instant());
+      if (o.answer().getJsonObject("result") != null) {
+        Buffer message = o.answerMessage() != null ? o.answerMessage()
+            : JsonEncoding.buffer(o.answer(), JsonEncoding.DEFAULT_SIZE_HINT);
+        s.lastKnown().remember(lastKnownKey, message, s.clock().instant());
       }
     }
   }

@@ -1,6 +1,5 @@
 package dev.toolgate.sidecar.state;
 
-import dev.toolgate.sidecar.mcp.JsonEncoding;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -9,19 +8,20 @@ import java.util.Map;
 
 /**
  * The last successful result per tool and arguments, for the read-only degraded answer of an open
- * breaker. Bounded: the least recently used entries go first. Results are kept encoded (a few
- * times smaller than a tree of maps, and one array for the collector instead of a graph) and
- * decoded only when a fallback is served.
+ * breaker. Bounded: the least recently used entries go first. Results are kept in the bytes of the
+ * upstream message that carried them (a few times smaller than a tree of maps, one array for the
+ * collector instead of a graph, and no encoding on the call's path) and decoded only when a
+ * fallback is served.
  */
 public final class LastKnownResults {
 
   public static final int DEFAULT_CAPACITY = 10_000;
 
-  /** A result and when it was fresh. */
-  public record Known(byte[] encoded, Instant at) {
+  /** A result, in the JSON-RPC message that carried it, and when it was fresh. */
+  public record Known(byte[] message, Instant at) {
     /** A fresh copy of the result. */
     public JsonObject result() {
-      return new JsonObject(Buffer.buffer(encoded));
+      return new JsonObject(Buffer.buffer(message)).getJsonObject("result");
     }
   }
 
@@ -38,13 +38,9 @@ public final class LastKnownResults {
     };
   }
 
-  /**
-   * Keeps a result.
-   *
-   * @param sizeHint the size of the message it came in, what its encoding starts as large as
-   */
-  public void remember(String key, JsonObject result, int sizeHint, Instant at) {
-    Known known = new Known(JsonEncoding.bytes(result, sizeHint), at);
+  /** Keeps the result of a JSON-RPC response message, as the upstream sent it. */
+  public void remember(String key, Buffer message, Instant at) {
+    Known known = new Known(message.getBytes(), at);
     synchronized (this) {
       results.put(key, known);
     }

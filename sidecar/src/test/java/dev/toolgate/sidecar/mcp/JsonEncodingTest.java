@@ -47,7 +47,6 @@ class JsonEncodingTest {
     JsonObject message = message();
 
     assertThat(JsonEncoding.buffer(message, 0).getBytes()).isEqualTo(message.toBuffer().getBytes());
-    assertThat(JsonEncoding.bytes(message, 0)).isEqualTo(message.toBuffer().getBytes());
   }
 
   @Test
@@ -58,13 +57,11 @@ class JsonEncodingTest {
 
     assertThat(encoded.length()).isEqualTo(large.toBuffer().length());
     assertThat(new JsonObject(encoded)).isEqualTo(large);
-    assertThat(JsonEncoding.bytes(large, 16)).isEqualTo(large.toBuffer().getBytes());
   }
 
   @Test
   void encodesAnEmptyObject() {
     assertThat(JsonEncoding.buffer(new JsonObject(), 0).toString()).isEqualTo("{}");
-    assertThat(JsonEncoding.bytes(new JsonObject(), 0)).asString().isEqualTo("{}");
   }
 
   @Test
@@ -75,6 +72,5 @@ class JsonEncodingTest {
     assertThatThrownBy(() -> JsonEncoding.buffer(message, 0))
         .isInstanceOf(EncodeException.class)
         .hasMessageContaining("Thread");
-    assertThatThrownBy(() -> JsonEncoding.bytes(message, 0)).isInstanceOf(EncodeException.class);
   }
 }
