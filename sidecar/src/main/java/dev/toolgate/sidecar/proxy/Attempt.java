@@ -159,9 +159,8 @@ final class Attempt {
     if (answered) {
       services.ids().remove(pending);
     }
-    outcome.complete(new Outcome(result, status, answer, answer == null ? null : answerMessage, answered,
-        ambiguous, retryAfter, layer,
-        System.nanoTime() - startNanos));
+    outcome.complete(new Outcome(result, status, answer, answer == null ? null : answerMessage,
+        answered, ambiguous, retryAfter, layer, System.nanoTime() - startNanos));
   }
 
   private void onResponse(HttpClientResponse response) {
