@@ -229,7 +229,7 @@ public final class AdminServer {
       Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> field = fields.next();
-        if (field.getValue().isTextual() && field.getKey().toLowerCase().endsWith("url")) {
+        if (field.getValue().isTextual() && endsWithUrl(field.getKey())) {
           field.setValue(TextNode.valueOf(redact(field.getValue().asText())));
         } else {
           redactUrls(field.getValue());
@@ -238,6 +238,11 @@ public final class AdminServer {
     } else if (node != null && node.isArray()) {
       node.forEach(AdminServer::redactUrls);
     }
+  }
+
+  /** Compared ignoring case without lowercasing, which depends on the JVM's default locale. */
+  private static boolean endsWithUrl(String key) {
+    return key.length() >= 3 && key.regionMatches(true, key.length() - 3, "url", 0, 3);
   }
 
   static String redact(String url) {
