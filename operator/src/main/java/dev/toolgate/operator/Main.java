@@ -113,9 +113,9 @@ public final class Main {
         }
         case "--warmup-calls" -> {
           try {
-            warmupCalls = Integer.parseInt(value);
-          } catch (NumberFormatException e) {
-            return usage(err, "--warmup-calls takes a whole number, was '" + value + "'");
+            warmupCalls = warmupCalls(value);
+          } catch (IllegalArgumentException e) {
+            return usage(err, "--warmup-calls " + e.getMessage());
           }
         }
         case "--upstream" -> {

@@ -48,12 +48,8 @@ public record Policy(
 
   /** The rule for a tool on an upstream; the safe default when the policy does not name it. */
   public ToolRule rule(String upstream, String tool) {
-    for (ToolRule rule : tools) {
-      if (rule.name().equals(tool) && rule.upstream().equals(upstream)) {
-        return rule;
-      }
-    }
-    return ToolRule.unlisted(tool, upstream);
+    ToolRule named = named(upstream, tool);
+    return named != null ? named : ToolRule.unlisted(tool, upstream);
   }
 
   /** The mode a tool runs in: its own when set, else the policy's. */
@@ -63,11 +59,16 @@ public record Policy(
 
   /** Whether the policy names this tool: unnamed tools share one metrics label. */
   public boolean names(String upstream, String tool) {
+    return named(upstream, tool) != null;
+  }
+
+  /** The policy's own rule for the tool, or null: a loop, run on every call. */
+  private ToolRule named(String upstream, String tool) {
     for (ToolRule rule : tools) {
       if (rule.name().equals(tool) && rule.upstream().equals(upstream)) {
-        return true;
+        return rule;
       }
     }
-    return false;
+    return null;
   }
 }

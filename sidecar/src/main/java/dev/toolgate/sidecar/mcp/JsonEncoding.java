@@ -33,16 +33,12 @@ public final class JsonEncoding {
    */
   public static Buffer buffer(JsonObject message, int sizeHint) {
     Buffer out = Buffer.buffer(Math.max(sizeHint, DEFAULT_SIZE_HINT));
-    write(message, new BufferStream(out));
-    return out;
-  }
-
-  private static void write(JsonObject message, OutputStream out) {
-    try (JsonGenerator generator = FACTORY.createGenerator(out)) {
+    try (JsonGenerator generator = FACTORY.createGenerator(new BufferStream(out))) {
       JacksonCodec.encodeJson(message, generator);
     } catch (IOException e) {
       throw new EncodeException(e.getMessage());
     }
+    return out;
   }
 
   /** Appends what the generator flushes to a buffer. */

@@ -40,7 +40,7 @@ class IsoInstantTest {
   }
 
   @Example
-  void fallsBackToInstantToStringOutsideFourDigitYears() {
+  void writesYearsOutsideFourDigitsAsInstantToStringDoes() {
     assertThat(IsoInstant.format(Instant.MAX)).isEqualTo(Instant.MAX.toString());
     assertThat(IsoInstant.format(Instant.MIN)).isEqualTo(Instant.MIN.toString());
     Instant lastOfYear9999 = Instant.parse("9999-12-31T23:59:59.999Z");
