@@ -47,6 +47,8 @@ public final class SharedState {
     // Hazelcast's own metrics feed Management Center and JMX, neither of which a sidecar has: their
     // collection costs start-up time (MBeans) and a thread every few seconds.
     config.getMetricsConfig().setEnabled(false);
+    // The jar's service file lists only a client's serializer hooks; a member needs all of Hazelcast's.
+    config.setClassLoader(MemberSerializerHooks.over(SharedState.class.getClassLoader()));
     return Hazelcast.newHazelcastInstance(config);
   }
 

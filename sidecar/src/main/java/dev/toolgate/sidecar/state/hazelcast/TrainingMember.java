@@ -37,11 +37,17 @@ public final class TrainingMember implements AutoCloseable {
    */
   public static TrainingMember start(String address, String clusterName, Duration timeout)
       throws IOException, InterruptedException {
+    return start(System.getProperty("java.class.path"), address, clusterName, timeout);
+  }
+
+  /** The same, with the child's class path given (a test runs the sidecar's jar). */
+  static TrainingMember start(String classPath, String address, String clusterName, Duration timeout)
+      throws IOException, InterruptedException {
     String java = ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // Small and quick: C1 only, a small heap; it lives for the few seconds of the run.
     Process child = new ProcessBuilder(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
-        "-cp", System.getProperty("java.class.path"), TrainingMember.class.getName(), address, clusterName))
+        "-cp", classPath, TrainingMember.class.getName(), address, clusterName))
         .redirectError(ProcessBuilder.Redirect.INHERIT)
         .start();
     TrainingMember member = new TrainingMember(child);
