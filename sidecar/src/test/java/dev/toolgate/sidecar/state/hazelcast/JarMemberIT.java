@@ -64,6 +64,7 @@ class JarMemberIT {
         await("the two members form one cluster").atMost(Duration.ofSeconds(60))
             .until(() -> here.getCluster().getMembers().size() == 2);
         IMap<String, String> map = here.getMap(HazelcastQuotaStore.SESSIONS);
+        // Two kinds of operation reach the jar's member: one batch per partition, then one per entry.
         map.putAll(written);
         written.forEach(map::set);
 
