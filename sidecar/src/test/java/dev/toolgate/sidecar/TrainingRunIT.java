@@ -3,10 +3,10 @@ package dev.toolgate.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolgate.sidecar.support.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,12 +53,6 @@ class TrainingRunIT {
     return file;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
   private static long trainingMembers() {
     return ProcessHandle.current().descendants()
         .filter(p -> p.info().commandLine().orElse("").contains("TrainingMember"))
@@ -68,7 +62,7 @@ class TrainingRunIT {
   @Test
   void aClientModeRunStartsItsOwnMemberConnectsAndStopsItAtExit() throws Exception {
     Path config = config("sharedState: {mode: client, clusterName: toolgate-training, members: [\"127.0.0.1:"
-        + freePort() + "\"]}");
+        + FreePorts.next() + "\"]}");
 
     int status = Main.run(new String[] {"--config", config.toString(), "--exit-when-ready", "--start-member"});
 
@@ -79,7 +73,7 @@ class TrainingRunIT {
 
   @Test
   void refusesToStartAMemberForARunThatDoesNotEnd() throws Exception {
-    Path config = config("sharedState: {mode: client, members: [\"127.0.0.1:" + freePort() + "\"]}");
+    Path config = config("sharedState: {mode: client, members: [\"127.0.0.1:" + FreePorts.next() + "\"]}");
 
     assertThat(Main.run(new String[] {"--config", config.toString(), "--start-member"})).isEqualTo(2);
     assertThat(err.toString()).contains("--start-member goes with --exit-when-ready");

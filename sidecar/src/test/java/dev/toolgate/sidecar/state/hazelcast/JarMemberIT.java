@@ -9,9 +9,9 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.MapDataSerializerHook;
 import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.sidecar.support.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -31,12 +31,6 @@ class JarMemberIT {
   private static final Path JAR = Path.of("target", "toolgate-sidecar.jar");
   private static final int ENTRIES = 500;
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
   private static List<String> jarServiceFile() throws IOException {
     try (ZipFile zip = new ZipFile(JAR.toFile());
         InputStream in = zip.getInputStream(zip.getEntry(MemberSerializerHooks.SERVICE_FILE))) {
@@ -50,7 +44,7 @@ class JarMemberIT {
     assertThat(jarServiceFile()).as("the jar lists a client's hooks, not the map's")
         .isNotEmpty().doesNotContain(MapDataSerializerHook.class.getName());
     String cluster = "jar-member-" + UUID.randomUUID();
-    String childAddress = "127.0.0.1:" + freePort();
+    String childAddress = "127.0.0.1:" + FreePorts.next();
     Map<String, String> written = new HashMap<>();
     for (int i = 0; i < ENTRIES; i++) {
       written.put("session-" + i, "count-" + i);
@@ -59,7 +53,7 @@ class JarMemberIT {
     try (TrainingMember child = TrainingMember.start(JAR.toAbsolutePath().toString(), childAddress, cluster,
         Duration.ofSeconds(60))) {
       HazelcastInstance here = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster,
-          List.of(childAddress), null, freePort(), null, null), "127.0.0.1");
+          List.of(childAddress), null, FreePorts.next(), null, null), "127.0.0.1");
       try {
         await("the two members form one cluster").atMost(Duration.ofSeconds(60))
             .until(() -> here.getCluster().getMembers().size() == 2);
