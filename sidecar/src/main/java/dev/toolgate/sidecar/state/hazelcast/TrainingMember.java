@@ -97,6 +97,7 @@ public final class TrainingMember implements AutoCloseable {
   /** The child: {@code TrainingMember 127.0.0.1:PORT CLUSTER_NAME}. */
   public static void main(String[] args) throws IOException {
     if (args.length != 2 || args[0].lastIndexOf(':') < 1) {
+      // A command's usage error, on stderr: the parent passes it through to its own log.
       System.err.println("usage: TrainingMember HOST:PORT CLUSTER_NAME");
       System.exit(2);
     }
@@ -104,6 +105,7 @@ public final class TrainingMember implements AutoCloseable {
     int port = Integer.parseInt(args[0].substring(args[0].lastIndexOf(':') + 1));
     HazelcastInstance member = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, args[1],
         List.of(args[0]), null, port, null, null), host);
+    // The handshake, not a log line: start() waits for this line on the child's stdout.
     System.out.println(READY);
     System.out.flush();
     // Until the parent closes our stdin, or dies (which closes it too).
