@@ -1,9 +1,6 @@
 package dev.toolgate.sidecar.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import dev.toolgate.sidecar.config.ConfigJson;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
@@ -15,11 +12,11 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Iterator;
-import java.util.Map;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +31,6 @@ import org.slf4j.LoggerFactory;
 public final class AdminServer {
 
   private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What {@code /readyz} reports. */
   public record Readiness(boolean ready, JsonObject checks) {}
@@ -213,30 +209,24 @@ public final class AdminServer {
               .put("message", rejection.message())
               .put("at", rejection.at().toString()));
     }
-    JsonNode tree = JSON.valueToTree(loaded.config());
-    redactUrls(tree);
-    try {
-      out.put("config", new JsonObject(JSON.writeValueAsString(tree)));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("a loaded configuration always renders as JSON", e);
-    }
-    return out;
+    JsonObject config = ConfigJson.of(loaded.config());
+    redactUrls(config);
+    return out.put("config", config);
   }
 
   /** Credentials and query strings in URLs (webhook tokens, basic auth) never leave the sidecar. */
-  private static void redactUrls(JsonNode node) {
-    if (node instanceof ObjectNode object) {
-      Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> field = fields.next();
-        if (field.getValue().isTextual() && endsWithUrl(field.getKey())) {
-          field.setValue(TextNode.valueOf(redact(field.getValue().asText())));
+  private static void redactUrls(Object node) {
+    if (node instanceof JsonObject object) {
+      for (String name : List.copyOf(object.fieldNames())) {
+        Object value = object.getValue(name);
+        if (value instanceof String text && endsWithUrl(name)) {
+          object.put(name, redact(text));
         } else {
-          redactUrls(field.getValue());
+          redactUrls(value);
         }
       }
-    } else if (node != null && node.isArray()) {
-      node.forEach(AdminServer::redactUrls);
+    } else if (node instanceof JsonArray array) {
+      array.forEach(AdminServer::redactUrls);
     }
   }
 

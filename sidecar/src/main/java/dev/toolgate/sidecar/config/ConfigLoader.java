@@ -1,22 +1,13 @@
 package dev.toolgate.sidecar.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.QuotaNotify;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
+import dev.toolgate.sidecar.config.RecordBinder.BindingException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,11 +16,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.FlowStyle;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
 
 /**
  * Reads a sidecar configuration file (YAML), checks its shape, then the policy's coherence, and
@@ -39,13 +36,6 @@ import java.util.stream.Collectors;
  * sidecar's own fields: {@code revision}, {@code listen}, {@code admin}, {@code runtime}.
  */
 public final class ConfigLoader {
-
-  private static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory())
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
   /** The fields of the file that configure the sidecar rather than the policy. */
   static final List<String> SIDECAR_FIELDS =
@@ -82,21 +72,30 @@ public final class ConfigLoader {
     if (new String(bytes, StandardCharsets.UTF_8).isBlank()) {
       throw new ConfigException(source, List.of("the file is empty"));
     }
+    Node tree;
+    try {
+      tree = new Compose(RecordBinder.settings(source))
+          .composeInputStream(new ByteArrayInputStream(bytes))
+          .orElse(null);
+    } catch (MarkedYamlEngineException e) {
+      throw new ConfigException(source,
+          List.of("not valid YAML" + RecordBinder.location(e.getProblemMark()) + ": " + e.getProblem()));
+    } catch (YamlEngineException e) {
+      throw new ConfigException(source, List.of("not valid YAML: " + firstLine(e.getMessage())));
+    }
+    if (!(tree instanceof MappingNode root)) {
+      throw new ConfigException(source, List.of("the file must be a YAML mapping of fields"));
+    }
+    List<NodeTuple> sidecarFields = new ArrayList<>();
+    List<NodeTuple> policyFields = new ArrayList<>();
+    for (NodeTuple field : root.getValue()) {
+      boolean sidecarField = field.getKeyNode() instanceof ScalarNode key && SIDECAR_FIELDS.contains(key.getValue());
+      (sidecarField ? sidecarFields : policyFields).add(field);
+    }
     SidecarConfig config;
     try {
-      JsonNode tree = YAML.readTree(bytes);
-      if (!(tree instanceof ObjectNode root)) {
-        throw new ConfigException(source, List.of("the file must be a YAML mapping of fields"));
-      }
-      ObjectNode sidecar = root.objectNode();
-      for (String key : SIDECAR_FIELDS) {
-        JsonNode value = root.remove(key);
-        if (value != null) {
-          sidecar.set(key, value);
-        }
-      }
-      Deployment deployment = YAML.treeToValue(sidecar, Deployment.class);
-      Policy policy = YAML.treeToValue(root, Policy.class);
+      Deployment deployment = RecordBinder.bind(new MappingNode(Tag.MAP, sidecarFields, FlowStyle.AUTO), Deployment.class);
+      Policy policy = RecordBinder.bind(new MappingNode(Tag.MAP, policyFields, FlowStyle.AUTO), Policy.class);
       config =
           new SidecarConfig(
               deployment.revision() == null ? 0 : deployment.revision(),
@@ -107,12 +106,8 @@ public final class ConfigLoader {
               deployment.agent(),
               deployment.sharedState(),
               resolveNotify(policy, source));
-    } catch (JsonMappingException e) {
-      throw new ConfigException(source, List.of(describe(e)));
-    } catch (JsonProcessingException e) {
-      throw new ConfigException(source, List.of(syntax(e)));
-    } catch (IOException e) {
-      throw new ConfigException(source, List.of("cannot parse: " + e.getMessage()));
+    } catch (BindingException e) {
+      throw new ConfigException(source, List.of(e.getMessage()));
     }
     List<String> problems = new ArrayList<>();
     for (Violation v : PolicyValidator.validate(config.policy())) {
@@ -230,99 +225,9 @@ public final class ConfigLoader {
     }
   }
 
-  private static String describe(JsonMappingException e) {
-    String path = path(e);
-    if (e instanceof UnrecognizedPropertyException u) {
-      String known =
-          u.getKnownPropertyIds() == null
-              ? ""
-              : "; known fields: "
-                  + new TreeSet<>(
-                      u.getKnownPropertyIds().stream().map(Object::toString).toList());
-      String parent = path.contains(".") ? path.substring(0, path.lastIndexOf('.')) : "";
-      return (parent.isEmpty() ? "" : parent + ": ")
-          + "unknown field '"
-          + u.getPropertyName()
-          + "'"
-          + known;
-    }
-    if (e instanceof InvalidFormatException f) {
-      String accepted = "";
-      if (f.getTargetType() != null && f.getTargetType().isEnum()) {
-        accepted =
-            "; accepted: "
-                + Arrays.stream(f.getTargetType().getEnumConstants())
-                    .map(ConfigLoader::enumWireName)
-                    .collect(Collectors.joining(", "));
-      }
-      return path + ": '" + f.getValue() + "' is not a valid " + typeName(f.getTargetType()) + accepted;
-    }
-    if (e instanceof ValueInstantiationException v && v.getCause() != null) {
-      return path + ": " + v.getCause().getMessage();
-    }
-    String message = e.getOriginalMessage();
+  private static String firstLine(String message) {
     int cut = message.indexOf('\n');
-    return path + ": " + (cut < 0 ? message : message.substring(0, cut)) + location(e.getLocation());
-  }
-
-  private static String enumWireName(Object constant) {
-    Enum<?> e = (Enum<?>) constant;
-    try {
-      com.fasterxml.jackson.annotation.JsonProperty p =
-          e.getDeclaringClass()
-              .getField(e.name())
-              .getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
-      return p != null ? p.value() : e.toString();
-    } catch (NoSuchFieldException ex) {
-      return e.toString();
-    }
-  }
-
-  private static String typeName(Class<?> type) {
-    if (type == null) {
-      return "value";
-    }
-    if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-      return "whole number";
-    }
-    if (type == Double.class || type == double.class) {
-      return "number";
-    }
-    if (type == Boolean.class || type == boolean.class) {
-      return "boolean";
-    }
-    return type.getSimpleName();
-  }
-
-  private static String syntax(JsonProcessingException e) {
-    String message = e.getOriginalMessage();
-    int cut = message.indexOf('\n');
-    return "not valid YAML"
-        + location(e.getLocation())
-        + ": "
-        + (cut < 0 ? message : message.substring(0, cut));
-  }
-
-  private static String location(JsonLocation location) {
-    if (location == null || location.getLineNr() < 0) {
-      return "";
-    }
-    return " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
-  }
-
-  private static String path(JsonMappingException e) {
-    StringBuilder sb = new StringBuilder();
-    for (JsonMappingException.Reference ref : e.getPath()) {
-      if (ref.getFieldName() != null) {
-        if (!sb.isEmpty()) {
-          sb.append('.');
-        }
-        sb.append(ref.getFieldName());
-      } else if (ref.getIndex() >= 0) {
-        sb.append('[').append(ref.getIndex()).append(']');
-      }
-    }
-    return sb.isEmpty() ? "(top level)" : sb.toString();
+    return cut < 0 ? message : message.substring(0, cut);
   }
 
   static String sha256(byte[] bytes) {

@@ -128,6 +128,13 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void refusesAFieldGivenTwiceRatherThanKeepingTheLastOne() {
+    ConfigException e = failure(MINIMAL + "killSwitch: {blockWrites: true}\nkillSwitch: {blockWrites: false}\n");
+
+    assertThat(e.problems()).containsExactly("(top level): field 'killSwitch' is given twice (line 4, column 1)");
+  }
+
+  @Test
   void listsTheAcceptedValuesOfABadEnum() {
     ConfigException e = failure(MINIMAL + "tools:\n  - {name: t, upstream: api, effect: write}\n");
 

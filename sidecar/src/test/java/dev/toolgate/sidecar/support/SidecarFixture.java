@@ -18,7 +18,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A sidecar on loopback (ports chosen at run time) in front of the demo backend, configured from
@@ -77,7 +81,10 @@ public final class SidecarFixture implements AutoCloseable {
     return new SidecarFixture(dir, backend, Map.of(), extraYaml);
   }
 
-  /** The demo configuration with loopback ports from 0, the given upstreams and extra fields. */
+  /**
+   * The demo configuration with loopback ports from 0, the given upstreams and extra fields; a
+   * top-level field of {@code extraYaml} replaces the demo's (the loader refuses a field given twice).
+   */
   public static String config(
       String backendUrl, Map<String, String> extraUpstreams, String extraYaml, long revision)
       throws IOException {
@@ -91,7 +98,26 @@ public final class SidecarFixture implements AutoCloseable {
     extraUpstreams.forEach(
         (name, url) -> upstreams.append("- {name: ").append(name).append(", url: \"")
             .append(url).append("\"}\n"));
-    return yaml.replace("upstreams:\n", upstreams.toString()) + extraYaml;
+    return withoutFieldsOf(extraYaml, yaml.replace("upstreams:\n", upstreams.toString())) + extraYaml;
+  }
+
+  private static final Pattern TOP_LEVEL_FIELD = Pattern.compile("^([A-Za-z]+):", Pattern.MULTILINE);
+
+  /** {@code yaml} without the top-level fields that {@code extraYaml} gives, each with its block. */
+  private static String withoutFieldsOf(String extraYaml, String yaml) {
+    Set<String> replaced = TOP_LEVEL_FIELD.matcher(extraYaml).results().map(m -> m.group(1)).collect(Collectors.toSet());
+    StringBuilder kept = new StringBuilder();
+    boolean skipping = false;
+    for (String line : yaml.split("\n", -1)) {
+      Matcher field = TOP_LEVEL_FIELD.matcher(line);
+      if (field.find()) {
+        skipping = replaced.contains(field.group(1));
+      }
+      if (!skipping) {
+        kept.append(line).append('\n');
+      }
+    }
+    return kept.substring(0, kept.length() - 1);
   }
 
   /** The approval key the demo configuration points at, relative to the configuration. */
