@@ -94,8 +94,8 @@ public final class ConfigLoader {
     }
     SidecarConfig config;
     try {
-      Deployment deployment = RecordBinder.bind(new MappingNode(Tag.MAP, sidecarFields, FlowStyle.AUTO), Deployment.class);
-      Policy policy = RecordBinder.bind(new MappingNode(Tag.MAP, policyFields, FlowStyle.AUTO), Policy.class);
+      Deployment deployment = RecordBinder.bind(mapping(sidecarFields), Deployment.class);
+      Policy policy = RecordBinder.bind(mapping(policyFields), Policy.class);
       config =
           new SidecarConfig(
               deployment.revision() == null ? 0 : deployment.revision(),
@@ -223,6 +223,10 @@ public final class ConfigLoader {
     if (address.host().isBlank()) {
       problems.add(at + ".host: must not be blank");
     }
+  }
+
+  private static MappingNode mapping(List<NodeTuple> fields) {
+    return new MappingNode(Tag.MAP, fields, FlowStyle.AUTO);
   }
 
   private static String firstLine(String message) {

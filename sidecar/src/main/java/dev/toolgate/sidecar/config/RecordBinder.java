@@ -107,7 +107,9 @@ final class RecordBinder {
     if (raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class) {
       try {
         if (WHOLE.matcher(text).matches()) {
-          return raw == Integer.class || raw == int.class ? (Object) Integer.valueOf(text) : (Object) Long.valueOf(text);
+          return raw == Integer.class || raw == int.class
+              ? (Object) Integer.valueOf(text)
+              : (Object) Long.valueOf(text);
         }
       } catch (NumberFormatException outOfRange) {
         // reported below, like any other value that is not a whole number of the type

@@ -118,13 +118,15 @@ class RecordBinderTest {
 
   @Test
   void refusesAFieldGivenTwiceNamingItsLine() {
-    assertThat(refusal("name: a\nsize: 1\nname: b\n")).isEqualTo("(top level): field 'name' is given twice (line 3, column 1)");
+    assertThat(refusal("name: a\nsize: 1\nname: b\n"))
+        .isEqualTo("(top level): field 'name' is given twice (line 3, column 1)");
   }
 
   @Test
   void refusesFractionsAndOutOfRangeValuesForWholeNumbers() {
     assertThat(refusal("size: 1.5\n")).isEqualTo("size: '1.5' is not a valid whole number");
-    assertThat(refusal("nested: {count: 3000000000}\n")).isEqualTo("nested.count: '3000000000' is not a valid whole number");
+    assertThat(refusal("nested: {count: 3000000000}\n"))
+        .isEqualTo("nested.count: '3000000000' is not a valid whole number");
     assertThat(refusal("ratio: half\n")).isEqualTo("ratio: 'half' is not a valid number");
     assertThat(refusal("enabled: yes\n")).isEqualTo("enabled: 'yes' is not a valid boolean");
   }
@@ -156,7 +158,8 @@ class RecordBinderTest {
   void namesWhatItFoundWhereAnotherShapeWasExpected() {
     assertThat(refusal("name: {first: a}\n")).isEqualTo("name: expected text, found a mapping (line 1, column 7)");
     assertThat(refusal("items: {count: 1}\n")).isEqualTo("items: expected a list, found a mapping (line 1, column 8)");
-    assertThat(refusal("nested: [1]\n")).isEqualTo("nested: expected a mapping of fields, found a list (line 1, column 9)");
+    assertThat(refusal("nested: [1]\n"))
+        .isEqualTo("nested: expected a mapping of fields, found a list (line 1, column 9)");
     assertThat(refusal("grades: [[l]]\n")).startsWith("grades[0]: expected one of LOW, HIGH, found a list");
   }
 
