@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.PassThroughConfig;
+import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.SidecarImage;
 import io.vertx.core.Vertx;
 import java.io.File;
@@ -23,11 +24,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -121,16 +124,17 @@ public final class LoadBench {
   }
 
   /**
-   * A built checkout's sidecar: its jar, JVM options and image environment, and the archives trained
-   * with them; {@code clientArchive} is null for a checkout whose image records one archive only.
+   * A built checkout's sidecar as its image has it: its recipe's files staged in {@code app} (jar,
+   * JVM options), the archives its recipe's training steps recorded there, and its image's
+   * environment; {@code clientArchive} is null for a checkout whose image records one archive only.
    */
-  private record SidecarBuild(String suffix, Path root, Path archive, Path clientArchive) {
+  private record SidecarBuild(String suffix, Path root, Path app, Path archive, Path clientArchive) {
     Path jar() {
-      return root.resolve("sidecar/target/toolgate-sidecar.jar");
+      return app.resolve("toolgate-sidecar.jar");
     }
 
     Path jvmOptions() {
-      return root.resolve("sidecar/src/main/jvm/jvm.options");
+      return app.resolve("jvm.options");
     }
   }
 
@@ -581,32 +585,32 @@ public final class LoadBench {
     return new Target("nginx", url + "/mcp", process);
   }
 
-  /** A checkout's sidecar with the image's class-data sharing archives, recorded the way sidecar/Dockerfile does. */
+  /**
+   * A checkout's sidecar with the image's class-data sharing archives: the checkout's own
+   * sidecar/Dockerfile staged in a directory of its own and its training steps run there, as
+   * {@code ImageRecipesIT} does, so that each build is measured with the archives its image records.
+   */
   private SidecarBuild build(String suffix, Path checkout) throws Exception {
-    String name = suffix.isEmpty() ? "toolgate-sidecar" : "toolgate-sidecar-compared";
-    Path clientTraining = checkout.resolve("sidecar/src/main/jvm/cds-training-client.yaml");
-    SidecarBuild build = new SidecarBuild(suffix, checkout, work.resolve(name + ".jsa"),
-        Files.exists(clientTraining) ? work.resolve(name + "-client.jsa") : null);
-    built(build.jar());
-    train(build, name + "-cds-training", checkout.resolve("sidecar/src/main/jvm/cds-training.yaml"), build.archive());
-    if (build.clientArchive() != null) {
-      train(build, name + "-cds-training-client", clientTraining, build.clientArchive(), "--start-member");
-    }
-    return build;
+    built(checkout.resolve("sidecar/target/toolgate-sidecar.jar"));
+    Path app = work.resolve(suffix.isEmpty() ? "image" : "image-compared");
+    deleteTree(app);
+    ImageRecipe recipe = ImageRecipe.of(checkout, "sidecar/Dockerfile");
+    recipe.stage(app, LoadBench::freePort);
+    recipe.runSteps(app, logs, suffix.isEmpty() ? "cds-training" : "cds-training-compared");
+    Path clientArchive = app.resolve("toolgate-sidecar-client.jsa");
+    return new SidecarBuild(suffix, checkout, app, app.resolve("toolgate-sidecar.jsa"),
+        Files.exists(clientArchive) ? clientArchive : null);
   }
 
-  private void train(SidecarBuild build, String name, Path training, Path archive, String... extra) throws Exception {
-    String yaml = Files.readString(training).replace("127.0.0.1:5701", "127.0.0.1:" + freePort());
-    for (String port : List.of("15000", "15020", "5701")) {
-      yaml = yaml.replace("port: " + port, "port: " + freePort());
+  /** Empties what a previous run staged: a jar and two archives, ~100 MB a build. */
+  private static void deleteTree(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
     }
-    Path config = work.resolve(name + ".yaml");
-    Files.writeString(config, yaml);
-    Files.deleteIfExists(archive);
-    List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions(), "-XX:ArchiveClassesAtExit=" + archive,
-        "-jar", build.jar().toString(), "--config", config.toString(), "--exit-when-ready"));
-    args.addAll(List.of(extra));
-    LocalProcess.runJava(logs, name, args);
   }
 
   private Path passThrough(String backendUrl) throws Exception {

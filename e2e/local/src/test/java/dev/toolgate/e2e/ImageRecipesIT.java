@@ -2,7 +2,7 @@ package dev.toolgate.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.type.TypeReference;
+import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.LocalProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,39 +27,12 @@ class ImageRecipesIT {
 
   @TempDir Path app;
 
-  /** A Dockerfile's instructions, one per logical line. */
-  record Recipe(List<String> lines) {
-    static Recipe of(Path file) throws Exception {
-      List<String> lines = new ArrayList<>();
-      for (String line : Files.readAllLines(file)) {
-        if (!line.isBlank() && !line.startsWith("#")) {
-          lines.add(line.strip());
-        }
-      }
-      return new Recipe(lines);
-    }
-
-    List<String> all(String instruction) {
-      return lines.stream().filter(l -> l.startsWith(instruction + " ")).map(l -> l.substring(instruction.length() + 1))
-          .toList();
-    }
-
-    String last(String instruction) {
-      List<String> found = all(instruction);
-      return found.get(found.size() - 1);
-    }
-
-    static List<String> exec(String json) throws Exception {
-      return LocalStack.JSON.readValue(json, new TypeReference<List<String>>() {});
-    }
-  }
-
   private static List<String> dockerignoreExceptions() throws Exception {
     return Files.readAllLines(ROOT.resolve(".dockerignore")).stream().filter(l -> l.startsWith("!"))
         .map(l -> l.substring(1)).toList();
   }
 
-  private static void checkCommon(Recipe recipe) throws Exception {
+  private static void checkCommon(ImageRecipe recipe) throws Exception {
     String user = recipe.last("USER");
     assertThat(user).as("the final user").matches("\\d+:\\d+");
     assertThat(Integer.parseInt(user.split(":")[0])).as("not root").isPositive();
@@ -73,57 +45,35 @@ class ImageRecipesIT {
     }
   }
 
-  /** Copies what the recipe copies into /app to the test's directory. */
-  private void stage(Recipe recipe) throws Exception {
-    for (String copy : recipe.all("COPY")) {
-      String[] parts = copy.split("\\s+");
-      Files.copy(ROOT.resolve(parts[0]), app.resolve(Path.of(parts[1]).getFileName()));
-    }
-  }
-
   /** The command with the image's /app paths mapped to the test's directory, without "java". */
   private List<String> local(List<String> command) {
-    List<String> mapped = new ArrayList<>();
-    for (String arg : command.subList(1, command.size())) {
-      mapped.add(arg.replace("/app/", app + "/"));
-    }
-    return mapped;
+    return ImageRecipe.local(command, app);
   }
 
   @Test
   void theOperatorImageRunsAsANonRootUserWithOptionsThisJvmAccepts() throws Exception {
-    Recipe recipe = Recipe.of(ROOT.resolve("operator/Dockerfile"));
+    ImageRecipe recipe = ImageRecipe.of(ROOT, "operator/Dockerfile");
     checkCommon(recipe);
-    stage(recipe);
-    List<String> entrypoint = local(Recipe.exec(recipe.last("ENTRYPOINT")));
+    recipe.stage(app, Http::freePort);
+    List<String> entrypoint = local(ImageRecipe.exec(recipe.last("ENTRYPOINT")));
     String help = LocalProcess.runJava(app, "operator-image", List.of(entrypoint.get(0), entrypoint.get(1),
         entrypoint.get(2), "--help"));
     assertThat(help).contains("Usage:");
-    assertThat(Recipe.exec(recipe.last("CMD"))).containsExactly("run");
+    assertThat(ImageRecipe.exec(recipe.last("CMD"))).containsExactly("run");
   }
 
   @Test
   void theSidecarImageRecordsAnArchivePerModeThatItsEntrypointAndTheOperatorMap() throws Exception {
-    Recipe recipe = Recipe.of(ROOT.resolve("sidecar/Dockerfile"));
+    ImageRecipe recipe = ImageRecipe.of(ROOT, "sidecar/Dockerfile");
     checkCommon(recipe);
     assertThat(recipe.last("EXPOSE")).isEqualTo("15000 15020");
-    stage(recipe);
     // The training configurations' fixed ports become free ones: the suite never binds a fixed port.
+    recipe.stage(app, Http::freePort);
     Path embedded = app.resolve("cds-training.yaml");
     Path client = app.resolve("cds-training-client.yaml");
-    for (Path config : List.of(embedded, client)) {
-      String yaml = Files.readString(config).replace("127.0.0.1:5701", "127.0.0.1:" + Http.freePort());
-      for (String port : List.of("15000", "15020", "5701")) {
-        yaml = yaml.replaceAll("port: " + Pattern.quote(port) + "\\b", "port: " + Http.freePort());
-      }
-      Files.writeString(config, yaml);
-    }
 
-    List<String> trainings = recipe.all("RUN");
-    assertThat(trainings).as("one training run per archive").hasSize(2);
-    for (int i = 0; i < trainings.size(); i++) {
-      LocalProcess.runJava(app, "cds-training-" + i, local(Recipe.exec(trainings.get(i))));
-    }
+    assertThat(recipe.all("RUN")).as("one training run per archive").hasSize(2);
+    recipe.runSteps(app, app, "cds-training");
     for (String archive : List.of("toolgate-sidecar.jsa", "toolgate-sidecar-client.jsa")) {
       assertThat(app.resolve(archive)).exists();
       assertThat(Files.size(app.resolve(archive))).as("an archive of the classes a start loads").isGreaterThan(10L << 20);
@@ -132,7 +82,7 @@ class ImageRecipesIT {
         .isLessThan(Files.size(app.resolve("toolgate-sidecar.jsa")));
 
     // The image's JDK_JAVA_OPTIONS maps the embedded archive; -Xshare:on makes an unusable one fatal.
-    List<String> entrypoint = new ArrayList<>(local(Recipe.exec(recipe.last("ENTRYPOINT"))));
+    List<String> entrypoint = new ArrayList<>(local(ImageRecipe.exec(recipe.last("ENTRYPOINT"))));
     entrypoint.add(1, "-Xshare:on");
     String imageOptions = recipe.all("ENV").stream().filter(e -> e.startsWith("JDK_JAVA_OPTIONS="))
         .map(e -> e.substring("JDK_JAVA_OPTIONS=".length())).findFirst().orElseThrow();
