@@ -17,9 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The images cannot be built here (no container engine), so their recipes are checked offline:
  * non-root numeric user, every COPY source built and let through .dockerignore, JVM options this
- * JVM accepts, and the sidecar's class-data sharing steps run for real (each training RUN records an
- * archive, one per shared-state mode; the image's and the operator's JDK_JAVA_OPTIONS then map them,
- * with {@code -Xshare:on} making a bad archive fatal).
+ * JVM accepts, and the sidecar's class-data sharing steps run for real (per shared-state mode, a
+ * training RUN lists the classes a start loads and a second one dumps them into a static archive;
+ * the image's and the operator's JDK_JAVA_OPTIONS then map them, with {@code -Xshare:on} making a
+ * bad archive fatal).
  */
 class ImageRecipesIT {
 
@@ -72,7 +73,7 @@ class ImageRecipesIT {
     Path embedded = app.resolve("cds-training.yaml");
     Path client = app.resolve("cds-training-client.yaml");
 
-    assertThat(recipe.all("RUN")).as("one training run per archive").hasSize(2);
+    assertThat(recipe.all("RUN")).as("per archive, a training run that lists the classes, then the dump").hasSize(4);
     recipe.runSteps(app, app, "cds-training");
     for (String archive : List.of("toolgate-sidecar.jsa", "toolgate-sidecar-client.jsa")) {
       assertThat(app.resolve(archive)).exists();
