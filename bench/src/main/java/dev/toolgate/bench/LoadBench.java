@@ -3,17 +3,16 @@ package dev.toolgate.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
-import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.SidecarImage;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -232,12 +231,6 @@ public final class LoadBench {
     System.exit(0);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   /** One client for the benchmark's own requests (each HttpClient owns a selector thread), HTTP/1.1 as a kubelet asks. */
   private static final HttpClient PROBE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -290,7 +283,7 @@ public final class LoadBench {
 
   private void run(int[] rates, int seconds, int warmup, int settle, int inFlight, int serviceMs, int starts,
       List<String> only, int sessions, int firstCalls, Path compare) throws Exception {
-    int backendPort = freePort();
+    int backendPort = LoopbackPorts.next();
     LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
         "--port", Integer.toString(backendPort))));
@@ -299,7 +292,7 @@ public final class LoadBench {
     PROBE.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
         .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + serviceMs + "}")).build(), HttpResponse.BodyHandlers.discarding());
 
-    int hazelcastPort = freePort();
+    int hazelcastPort = LoopbackPorts.next();
     startHazelcast(hazelcastPort);
     List<SidecarBuild> builds = new ArrayList<>(List.of(build("", root)));
     if (compare != null) {
@@ -551,7 +544,7 @@ public final class LoadBench {
       throw new IllegalStateException("Debian's nginx is needed as the baseline: apt-get install nginx-light"
           + " (bench/run installs it when it can)");
     }
-    int port = freePort();
+    int port = LoopbackPorts.next();
     Path dir = Files.createDirectories(work.resolve("nginx"));
     Files.writeString(dir.resolve("nginx.conf"), """
         worker_processes auto;
@@ -595,7 +588,7 @@ public final class LoadBench {
     Path app = work.resolve(suffix.isEmpty() ? "image" : "image-compared");
     deleteTree(app);
     ImageRecipe recipe = ImageRecipe.of(checkout, "sidecar/Dockerfile");
-    recipe.stage(app, LoadBench::freePort);
+    recipe.stage(app, LoopbackPorts::next);
     recipe.runSteps(app, logs, suffix.isEmpty() ? "cds-training" : "cds-training-compared");
     Path clientArchive = app.resolve("toolgate-sidecar-client.jsa");
     return new SidecarBuild(suffix, checkout, app, app.resolve("toolgate-sidecar.jsa"),
@@ -615,7 +608,7 @@ public final class LoadBench {
 
   private Path passThrough(String backendUrl) throws Exception {
     Path config = Files.createTempFile(work, "pass-through-", ".yaml");
-    Files.writeString(config, PassThroughConfig.yaml(freePort(), freePort(), backendUrl + "/mcp"));
+    Files.writeString(config, PassThroughConfig.yaml(LoopbackPorts.next(), LoopbackPorts.next(), backendUrl + "/mcp"));
     return config;
   }
 
@@ -626,8 +619,8 @@ public final class LoadBench {
    */
   private Path fullPolicy(String backendUrl, int hazelcastPort) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
-    doc.putObject("listen").put("host", "127.0.0.1").put("port", freePort());
-    doc.putObject("admin").put("host", "127.0.0.1").put("port", freePort());
+    doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
+    doc.putObject("admin").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     if (hazelcastPort < 0) {
       doc.putObject("sharedState").put("mode", "local");
     } else {
@@ -696,10 +689,10 @@ public final class LoadBench {
   /** One start of {@code build}'s sidecar until /readyz answers 200. */
   private Start startUntilReady(SidecarBuild build, boolean withArchive, int i) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
-    int admin = freePort();
-    doc.putObject("listen").put("host", "127.0.0.1").put("port", freePort());
+    int admin = LoopbackPorts.next();
+    doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", admin);
-    doc.putObject("sharedState").put("mode", "embedded").put("port", freePort());
+    doc.putObject("sharedState").put("mode", "embedded").put("port", LoopbackPorts.next());
     doc.putObject("approvals").put("keyFile", work.resolve("approval.key").toString());
     Path config = work.resolve("ready.yaml");
     YAML.writeValue(config.toFile(), doc);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ class ImageRecipesIT {
   void theOperatorImageRunsAsANonRootUserWithOptionsThisJvmAccepts() throws Exception {
     ImageRecipe recipe = ImageRecipe.of(ROOT, "operator/Dockerfile");
     checkCommon(recipe);
-    recipe.stage(app, Http::freePort);
+    recipe.stage(app, LoopbackPorts::next);
     List<String> entrypoint = local(ImageRecipe.exec(recipe.last("ENTRYPOINT")));
     String help = LocalProcess.runJava(app, "operator-image", List.of(entrypoint.get(0), entrypoint.get(1),
         entrypoint.get(2), "--help"));
@@ -69,7 +70,7 @@ class ImageRecipesIT {
     checkCommon(recipe);
     assertThat(recipe.last("EXPOSE")).isEqualTo("15000 15020");
     // The training configurations' fixed ports become free ones: the suite never binds a fixed port.
-    recipe.stage(app, Http::freePort);
+    recipe.stage(app, LoopbackPorts::next);
     Path embedded = app.resolve("cds-training.yaml");
     Path client = app.resolve("cds-training-client.yaml");
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolgate.e2e.support.LocalProcess;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,14 +67,14 @@ final class KindStack implements Toolgate {
         throw new IllegalStateException("expected two agent pods, found " + stack.pods);
       }
       for (String pod : stack.pods.subList(0, 2)) {
-        int mcp = Http.freePort();
-        int admin = Http.freePort();
+        int mcp = LoopbackPorts.next();
+        int admin = LoopbackPorts.next();
         stack.forward("pod/" + pod, mcp + ":15000", admin + ":15020");
         Endpoint endpoint = new Endpoint(pod, mcp, admin);
         await(pod + "'s sidecar is ready").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(endpoint.admin("/readyz")));
         stack.replicas.add(endpoint);
       }
-      stack.backendPort = Http.freePort();
+      stack.backendPort = LoopbackPorts.next();
       stack.forward("service/deployment-mcp", stack.backendPort + ":8080");
       await("the demo backend answers").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(stack.backend("/ledger")));
       return stack;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.SidecarImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,8 +62,8 @@ final class LocalStack implements Toolgate {
     byte[] key = new byte[48];
     new SecureRandom().nextBytes(key);
     Files.writeString(approvalKey, Base64.getEncoder().encodeToString(key));
-    this.hazelcastPort = Http.freePort();
-    this.backendPort = Http.freePort();
+    this.hazelcastPort = LoopbackPorts.next();
+    this.backendPort = LoopbackPorts.next();
   }
 
   static LocalStack start(Path root) throws Exception {
@@ -145,7 +146,7 @@ final class LocalStack implements Toolgate {
     Path secret = work.resolve("notify.secret");
     Files.writeString(secret, "e2e-notification-signing-key-0123456789");
     ((ObjectNode) spec.get("quotas")).set("notify", YAML.valueToTree(Map.of(
-        "webhookUrl", "https://127.0.0.1:" + Http.freePort() + "/toolgate/quota", "secretFile", secret.toString())));
+        "webhookUrl", "https://127.0.0.1:" + LoopbackPorts.next() + "/toolgate/quota", "secretFile", secret.toString())));
     return doc;
   }
 
@@ -171,8 +172,8 @@ final class LocalStack implements Toolgate {
   }
 
   private void startReplica(String name) throws Exception {
-    int mcp = Http.freePort();
-    int admin = Http.freePort();
+    int mcp = LoopbackPorts.next();
+    int admin = LoopbackPorts.next();
     Path dir = Files.createDirectories(work.resolve(name));
     Path config = dir.resolve("sidecar.yaml");
     Files.writeString(config, render(1, mcp, admin));

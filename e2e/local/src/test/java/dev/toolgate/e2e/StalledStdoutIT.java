@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
 import dev.toolgate.e2e.support.SidecarImage;
 import java.io.BufferedReader;
@@ -43,9 +44,9 @@ class StalledStdoutIT {
   @Test
   void callsGoOnWhileNobodyReadsStdoutAndTheGapIsCountedAndRecorded() throws Exception {
     Path logs = work.resolve("logs");
-    int backendPort = Http.freePort();
-    int mcpPort = Http.freePort();
-    int adminPort = Http.freePort();
+    int backendPort = LoopbackPorts.next();
+    int mcpPort = LoopbackPorts.next();
+    int adminPort = LoopbackPorts.next();
     List<AutoCloseable> running = new ArrayList<>();
     try {
       LocalProcess backend = LocalProcess.java("demo-backend", logs, List.of("-jar",
