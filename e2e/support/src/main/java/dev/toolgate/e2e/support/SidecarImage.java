@@ -1,7 +1,6 @@
 package dev.toolgate.e2e.support;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,10 +19,10 @@ public final class SidecarImage {
    */
   public static Map<String, String> environment(Path root) throws IOException {
     Map<String, String> environment = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(root.resolve("sidecar/Dockerfile"))) {
-      int eq = line.indexOf('=');
-      if (line.startsWith("ENV ") && eq > 0 && !line.substring(4, eq).strip().equals(ARCHIVE_VARIABLE)) {
-        environment.put(line.substring(4, eq).strip(), line.substring(eq + 1).strip());
+    for (String variable : ImageRecipe.of(root, "sidecar/Dockerfile").all("ENV")) {
+      int eq = variable.indexOf('=');
+      if (eq > 0 && !variable.substring(0, eq).strip().equals(ARCHIVE_VARIABLE)) {
+        environment.put(variable.substring(0, eq).strip(), variable.substring(eq + 1).strip());
       }
     }
     return environment;
