@@ -3,7 +3,7 @@ package dev.toolgate.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolgate.sidecar.support.FreePorts;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,7 +62,7 @@ class TrainingRunIT {
   @Test
   void aClientModeRunStartsItsOwnMemberConnectsAndStopsItAtExit() throws Exception {
     Path config = config("sharedState: {mode: client, clusterName: toolgate-training, members: [\"127.0.0.1:"
-        + FreePorts.next() + "\"]}");
+        + LoopbackPorts.next() + "\"]}");
 
     int status = Main.run(new String[] {"--config", config.toString(), "--exit-when-ready", "--start-member"});
 
@@ -73,7 +73,7 @@ class TrainingRunIT {
 
   @Test
   void refusesToStartAMemberForARunThatDoesNotEnd() throws Exception {
-    Path config = config("sharedState: {mode: client, members: [\"127.0.0.1:" + FreePorts.next() + "\"]}");
+    Path config = config("sharedState: {mode: client, members: [\"127.0.0.1:" + LoopbackPorts.next() + "\"]}");
 
     assertThat(Main.run(new String[] {"--config", config.toString(), "--start-member"})).isEqualTo(2);
     assertThat(err.toString()).contains("--start-member goes with --exit-when-ready");

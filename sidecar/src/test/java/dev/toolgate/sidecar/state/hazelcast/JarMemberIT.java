@@ -8,8 +8,8 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.MapDataSerializerHook;
+import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.sidecar.config.SharedStateOptions;
-import dev.toolgate.sidecar.support.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ class JarMemberIT {
     assertThat(jarServiceFile()).as("the jar lists a client's hooks, not the map's")
         .isNotEmpty().doesNotContain(MapDataSerializerHook.class.getName());
     String cluster = "jar-member-" + UUID.randomUUID();
-    String childAddress = "127.0.0.1:" + FreePorts.next();
+    String childAddress = "127.0.0.1:" + LoopbackPorts.next();
     Map<String, String> written = new HashMap<>();
     for (int i = 0; i < ENTRIES; i++) {
       written.put("session-" + i, "count-" + i);
@@ -53,7 +53,7 @@ class JarMemberIT {
     try (TrainingMember child = TrainingMember.start(JAR.toAbsolutePath().toString(), childAddress, cluster,
         Duration.ofSeconds(60))) {
       HazelcastInstance here = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster,
-          List.of(childAddress), null, FreePorts.next(), null, null), "127.0.0.1");
+          List.of(childAddress), null, LoopbackPorts.next(), null, null), "127.0.0.1");
       try {
         await("the two members form one cluster").atMost(Duration.ofSeconds(60))
             .until(() -> here.getCluster().getMembers().size() == 2);
