@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.nio.file.Files;
@@ -62,6 +63,20 @@ public class SidecarInjectorTest {
     assertThat(agent.getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
         .contains("LOG_LEVEL=info", "TOOLGATE_MCP_BASE_URL=http://127.0.0.1:15000/mcp");
     assertThat(injected.getMetadata().getAnnotations()).containsEntry("toolgate.dev/injected", "policy=deployment-tools");
+  }
+
+  @Test
+  void addsASidecarThatMeetsTheRestrictedPodSecurityStandard() throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+
+    SecurityContext context = injected.getSpec().getInitContainers().get(0).getSecurityContext();
+    assertThat(context.getRunAsNonRoot()).isTrue();
+    assertThat(context.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(context.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(context.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(context.getCapabilities().getAdd()).isNullOrEmpty();
+    assertThat(context.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(context.getPrivileged()).isNotEqualTo(Boolean.TRUE);
   }
 
   @Test
