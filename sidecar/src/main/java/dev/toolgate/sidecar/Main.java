@@ -8,7 +8,6 @@ import dev.toolgate.sidecar.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.hazelcast.TrainingMember;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
@@ -46,9 +45,6 @@ public final class Main {
       Agents reach each upstream at http://<listen.host>:<listen.port>/mcp/<upstream name>.
       Attempt events are written to stdout, one JSON line each; logs go to stderr.
       """;
-
-  static final int WORKER_THREADS = 8;
-  static final int INTERNAL_BLOCKING_THREADS = 2;
 
   private Main() {}
 
@@ -138,12 +134,7 @@ public final class Main {
   private static int serve(Path config, boolean exitWhenReady) {
     System.setProperty("vertx.logger-delegate-factory-class-name",
         "io.vertx.core.logging.SLF4JLogDelegateFactory");
-    // Worker threads run the shared state's blocking calls, one per busy session at a time (the
-    // quota store combines a session's calls): eight is plenty next to one agent, and each costs a stack.
-    // The internal pool only serves file reads (the configuration's poll, token files): its default
-    // of 20 threads all came to exist, one per poll, since a pool adds a thread per task until full.
-    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(WORKER_THREADS)
-        .setInternalBlockingPoolSize(INTERNAL_BLOCKING_THREADS));
+    Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
     try {
       Sidecar sidecar =
           Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);

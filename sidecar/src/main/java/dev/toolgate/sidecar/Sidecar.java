@@ -3,6 +3,7 @@ package dev.toolgate.sidecar;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 
 /**
  * A running Toolgate sidecar: the MCP proxy on its listen address, the admin listener, and the
@@ -10,6 +11,24 @@ import io.vertx.core.Vertx;
  * configuration is invalid.
  */
 public interface Sidecar {
+
+  /** Worker threads run the shared state's blocking calls, one per busy session at a time. */
+  int DEFAULT_WORKER_THREADS = 8;
+
+  /** The internal pool only reads files (the configuration's poll, token files). */
+  int DEFAULT_INTERNAL_BLOCKING_THREADS = 2;
+
+  /**
+   * The Vert.x options a sidecar is meant to run on (its {@code main}, and the tests). The JDK's NIO
+   * selector: Netty's native epoll measured no gain here (bench/README.md). Eight workers are
+   * plenty next to one agent (the quota store combines a session's calls) and each costs a stack;
+   * the internal pool's default of 20 threads all came to exist, one per configuration poll, since
+   * a pool adds a thread per task until full.
+   */
+  static VertxOptions vertxOptions() {
+    return new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(DEFAULT_WORKER_THREADS)
+        .setInternalBlockingPoolSize(DEFAULT_INTERNAL_BLOCKING_THREADS);
+  }
 
   static Future<Sidecar> start(Vertx vertx, SidecarOptions options) {
     return SidecarImpl.start(vertx, options);

@@ -34,7 +34,7 @@ public final class SidecarFixture implements AutoCloseable {
   public static final String ACCEPT_BOTH = "application/json, text/event-stream";
   private static final Path DEMO_CONFIG = Path.of("../e2e/demo/sidecar.yaml");
 
-  public final Vertx vertx = Vertx.vertx();
+  public final Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
   public final RecordingEvents events = new RecordingEvents();
   public final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
