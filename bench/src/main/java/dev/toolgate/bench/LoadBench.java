@@ -28,6 +28,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
@@ -83,7 +87,7 @@ public final class LoadBench {
   private final int warmupCalls;
   private final Path work;
   private final Path logs;
-  private final List<LocalProcess> processes = new ArrayList<>();
+  private final List<LocalProcess> processes = new CopyOnWriteArrayList<>();
 
   /** Where calls go; a sidecar also has its admin port, whose metrics say how much it allocates. */
   record Target(String name, String url, LocalProcess process, String metricsUrl) {
@@ -219,6 +223,8 @@ public final class LoadBench {
     }
     LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize(),
         Integer.parseInt(options.get("--warmup-calls")));
+    // Ctrl-C or a SIGTERM ends the JVM without the finally below: the hook stops the children then.
+    Runtime.getRuntime().addShutdownHook(new Thread(bench::stopAll, "stop-children"));
     try {
       bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
           Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
@@ -226,9 +232,30 @@ public final class LoadBench {
           Integer.parseInt(options.get("--sessions")), Integer.parseInt(options.get("--first-calls")),
           options.get("--compare").isEmpty() ? null : Path.of(options.get("--compare")).toAbsolutePath().normalize());
     } finally {
-      bench.processes.forEach(LocalProcess::close);
+      bench.stopAll();
     }
     System.exit(0);
+  }
+
+  /**
+   * Stops every process this benchmark started: the kept ones in order, then any other descendant
+   * (a training step of the image, a process that outlived its parent), waiting up to 15 s each.
+   */
+  private void stopAll() {
+    processes.forEach(LocalProcess::close);
+    processes.clear();
+    List<ProcessHandle> rest = ProcessHandle.current().descendants().toList();
+    rest.forEach(ProcessHandle::destroy);
+    for (ProcessHandle p : rest) {
+      try {
+        p.onExit().get(15, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        p.destroyForcibly();
+      } catch (ExecutionException | TimeoutException e) {
+        p.destroyForcibly();
+      }
+    }
   }
 
   /** One client for the benchmark's own requests (each HttpClient owns a selector thread), HTTP/1.1 as a kubelet asks. */
