@@ -52,7 +52,7 @@ public final class LoadBench {
   static final String USAGE = """
       Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--settle 3]
                        [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--sessions 1]
-                       [--first-calls 500] [--warmup-calls 1000] [--compare DIR]
+                       [--first-calls 500] [--warmup-calls 1000] [--compare DIR] [--profile EVENT]
         --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
         --seconds N      measured seconds per target and rate, taken as one-second slices round-robin
                          over the targets, and the seconds of each saturation run (default 10)
@@ -74,11 +74,15 @@ public final class LoadBench {
                          are measured once its warm-up is done: 0 skips (default 1000)
         --compare DIR    also load the sidecar targets of another checkout, built (its jar, JVM options,
                          image environment and archive), in the same slices: a before/after in one run
+        --profile EVENT  attach async-profiler to every loaded sidecar from its start, sampling EVENT
+                         (cpu, alloc, wall or lock), and write each one's flame graph when it stops,
+                         to bench/target/load/profiles/<target>.html (default: no profiler)
       """;
 
   private static final List<String> TARGETS = List.of("direct", "nginx", "pass-through", "full", "full-local", "control");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final String TOOL = "get_deployment_job";
+  private static final String WORK = "bench/target/load";
   /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
   private static final int FIRST_CALLS_PER_SECOND = 50;
 
@@ -88,6 +92,10 @@ public final class LoadBench {
   private final Path work;
   private final Path logs;
   private final List<LocalProcess> processes = new CopyOnWriteArrayList<>();
+  /** Attached to every loaded sidecar, or null. */
+  private final Profiler profiler;
+  /** The sidecars the profiler was attached to, in the order they started. */
+  private final List<String> profiled = new CopyOnWriteArrayList<>();
 
   /** Where calls go; a sidecar also has its admin port, whose metrics say how much it allocates. */
   record Target(String name, String url, LocalProcess process, String metricsUrl) {
@@ -174,10 +182,11 @@ public final class LoadBench {
     }
   }
 
-  private LoadBench(Path root, int warmupCalls) throws IOException {
+  private LoadBench(Path root, int warmupCalls, Profiler profiler) throws IOException {
     this.root = root;
     this.warmupCalls = warmupCalls;
-    this.work = root.resolve("bench/target/load");
+    this.profiler = profiler;
+    this.work = root.resolve(WORK);
     this.logs = work.resolve("logs");
     Files.createDirectories(logs);
   }
@@ -190,6 +199,7 @@ public final class LoadBench {
     options.put("--sessions", "1");
     options.put("--first-calls", "500");
     options.put("--warmup-calls", "1000");
+    options.put("--profile", "");
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.print(USAGE);
@@ -221,8 +231,17 @@ public final class LoadBench {
         System.exit(2);
       }
     }
-    LoadBench bench = new LoadBench(Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize(),
-        Integer.parseInt(options.get("--warmup-calls")));
+    Path root = Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize();
+    Profiler profiler = null;
+    if (!options.get("--profile").isEmpty()) {
+      try {
+        profiler = Profiler.of(options.get("--profile"), root.resolve(WORK));
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        System.err.print("error: " + e.getMessage() + "\n\n" + USAGE);
+        System.exit(2);
+      }
+    }
+    LoadBench bench = new LoadBench(root, Integer.parseInt(options.get("--warmup-calls")), profiler);
     // Ctrl-C or a SIGTERM ends the JVM without the finally below: the hook stops the children then.
     Runtime.getRuntime().addShutdownHook(new Thread(bench::stopAll, "stop-children"));
     try {
@@ -234,7 +253,21 @@ public final class LoadBench {
     } finally {
       bench.stopAll();
     }
+    if (profiler != null) {
+      bench.printFlameGraphs(profiler);
+    }
     System.exit(0);
+  }
+
+  /** Where each profiled sidecar's flame graph is, written when it stopped. */
+  private void printFlameGraphs(Profiler profiler) {
+    System.out.printf(Locale.ROOT, "%nflame graphs (async-profiler, %s: %s; the sidecar's whole run)%n",
+        profiler.event(), Profiler.EVENTS.get(profiler.event()));
+    for (String name : profiled) {
+      Path graph = profiler.flameGraph(name);
+      System.out.printf(Locale.ROOT, "  %-24s %s%n", name,
+          Files.isRegularFile(graph) ? root.relativize(graph) : "missing (see bench/target/load/logs)");
+    }
   }
 
   /**
@@ -672,8 +705,12 @@ public final class LoadBench {
     int admin = doc.get("admin").get("port").asInt();
     // Extra flags for a profiling run, e.g. -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename=x.jfr
     String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
-    List<String> flags = extra.isBlank() ? List.of()
-        : Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+"));
+    List<String> flags = new ArrayList<>(extra.isBlank() ? List.of()
+        : Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
+    if (profiler != null) {
+      flags.addAll(profiler.flags(name));
+      profiled.add(name);
+    }
     LocalProcess process = keep(LocalProcess.java(name.replaceAll("[^a-zA-Z0-9.-]+", "-"), logs,
         sidecarCommand(build, true, flags, config), SidecarImage.environment(build.root())));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
