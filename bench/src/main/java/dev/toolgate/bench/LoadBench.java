@@ -92,6 +92,8 @@ public final class LoadBench {
   private final Path work;
   private final Path logs;
   private final List<LocalProcess> processes = new CopyOnWriteArrayList<>();
+  /** Set once stopAll has begun; from then on no process is kept. */
+  private volatile boolean stopping;
   /** Attached to every loaded sidecar, or null. */
   private final Profiler profiler;
   /** The sidecars the profiler was attached to, in the order they started. */
@@ -275,6 +277,7 @@ public final class LoadBench {
    * (a training step of the image, a process that outlived its parent), waiting up to 15 s each.
    */
   private void stopAll() {
+    stopping = true;
     processes.forEach(LocalProcess::close);
     processes.clear();
     List<ProcessHandle> rest = ProcessHandle.current().descendants().toList();
@@ -337,6 +340,11 @@ public final class LoadBench {
   }
 
   private LocalProcess keep(LocalProcess p) {
+    if (stopping) {
+      // Started while the benchmark was being stopped: the sweep may already have passed it.
+      p.close();
+      throw new IllegalStateException("the benchmark is stopping");
+    }
     processes.add(p);
     return p;
   }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The agent as the benchmark attaches it, on a real JVM of its own. */
@@ -16,6 +17,7 @@ class ProfilerIT {
   @TempDir Path work;
 
   @Test
+  @Timeout(120)
   void writesTheFlameGraphOfAProcessWhenItExits() throws Exception {
     Profiler profiler = Profiler.of("cpu", work);
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
