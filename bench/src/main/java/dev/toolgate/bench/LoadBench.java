@@ -3,7 +3,6 @@ package dev.toolgate.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
@@ -23,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +31,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -80,7 +77,7 @@ public final class LoadBench {
       """;
 
   private static final List<String> TARGETS = List.of("direct", "nginx", "pass-through", "full", "full-local", "control");
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final String TOOL = "get_deployment_job";
   private static final String WORK = "bench/target/load";
   /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
@@ -134,21 +131,6 @@ public final class LoadBench {
    */
   record JvmCounters(double allocatedBytes, double gcMillis) {
     static final JvmCounters NONE = new JvmCounters(0, 0);
-  }
-
-  /**
-   * A built checkout's sidecar as its image has it: its recipe's files staged in {@code app} (jar,
-   * JVM options), the archives its recipe's training steps recorded there, and its image's
-   * environment; {@code clientArchive} is null for a checkout whose image records one archive only.
-   */
-  private record SidecarBuild(String suffix, Path root, Path app, Path archive, Path clientArchive) {
-    Path jar() {
-      return app.resolve("toolgate-sidecar.jar");
-    }
-
-    Path jvmOptions() {
-      return app.resolve("jvm.options");
-    }
   }
 
   /** A target's slices of one rate, added up; resident memory is the largest seen. */
@@ -331,7 +313,7 @@ public final class LoadBench {
     return built(root.resolve(module).resolve("target").resolve(name));
   }
 
-  private static Path built(Path jar) {
+  static Path built(Path jar) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: build its checkout first (./mvnw -B -DskipTests install;"
           + " bench/run does it for this one)");
@@ -362,9 +344,9 @@ public final class LoadBench {
 
     int hazelcastPort = LoopbackPorts.next();
     startHazelcast(hazelcastPort);
-    List<SidecarBuild> builds = new ArrayList<>(List.of(build("", root)));
+    List<SidecarBuild> builds = new ArrayList<>(List.of(SidecarBuild.stage("", root, work, logs)));
     if (compare != null) {
-      builds.add(build(" (" + compare.getFileName() + ")", compare));
+      builds.add(SidecarBuild.stage(" (" + compare.getFileName() + ")", compare, work, logs));
     }
 
     List<Target> targets = new ArrayList<>();
@@ -646,34 +628,6 @@ public final class LoadBench {
     return new Target("nginx", url + "/mcp", process);
   }
 
-  /**
-   * A checkout's sidecar with the image's class-data sharing archives: the checkout's own
-   * sidecar/Dockerfile staged in a directory of its own and its training steps run there, as
-   * {@code ImageRecipesIT} does, so that each build is measured with the archives its image records.
-   */
-  private SidecarBuild build(String suffix, Path checkout) throws Exception {
-    built(checkout.resolve("sidecar/target/toolgate-sidecar.jar"));
-    Path app = work.resolve(suffix.isEmpty() ? "image" : "image-compared");
-    deleteTree(app);
-    ImageRecipe recipe = ImageRecipe.of(checkout, "sidecar/Dockerfile");
-    recipe.stage(app, LoopbackPorts::next);
-    recipe.runSteps(app, logs, suffix.isEmpty() ? "cds-training" : "cds-training-compared");
-    Path clientArchive = app.resolve("toolgate-sidecar-client.jsa");
-    return new SidecarBuild(suffix, checkout, app, app.resolve("toolgate-sidecar.jsa"),
-        Files.exists(clientArchive) ? clientArchive : null);
-  }
-
-  /** Empties what a previous run staged: a jar and two archives, ~100 MB a build. */
-  private static void deleteTree(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(path);
-        }
-      }
-    }
-  }
-
   private Path passThrough(String backendUrl) throws Exception {
     Path config = Files.createTempFile(work, "pass-through-", ".yaml");
     Files.writeString(config, PassThroughConfig.yaml(LoopbackPorts.next(), LoopbackPorts.next(), backendUrl + "/mcp"));
@@ -720,7 +674,7 @@ public final class LoadBench {
       profiled.add(name);
     }
     LocalProcess process = keep(LocalProcess.java(name.replaceAll("[^a-zA-Z0-9.-]+", "-"), logs,
-        sidecarCommand(build, true, flags, config), SidecarImage.environment(build.root())));
+        build.command(true, flags, config), SidecarImage.environment(build.root())));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
     return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process,
         "http://127.0.0.1:" + admin + "/metrics");
@@ -768,28 +722,11 @@ public final class LoadBench {
     doc.putObject("approvals").put("keyFile", work.resolve("approval.key").toString());
     Path config = work.resolve("ready.yaml");
     YAML.writeValue(config.toFile(), doc);
-    List<String> command = sidecarCommand(build, withArchive, List.of(), config);
+    List<String> command = build.command(withArchive, List.of(), config);
     long start = System.nanoTime();
     try (LocalProcess p = LocalProcess.java("ready-" + i, logs, command, SidecarImage.environment(build.root()))) {
       waitFor("the sidecar", () -> ok("http://127.0.0.1:" + admin + "/readyz"), p);
       return new Start((System.nanoTime() - start) / 1_000_000, p.residentMib(), p.anonymousMib());
     }
-  }
-
-  /**
-   * The sidecar's JVM arguments as the image passes them: its options, its archive unless left out
-   * (the client-mode one for a client, as the operator maps it), {@code flags}, the jar.
-   */
-  private static List<String> sidecarCommand(SidecarBuild build, boolean withArchive, List<String> flags, Path config)
-      throws IOException {
-    List<String> args = new ArrayList<>(List.of("@" + build.jvmOptions()));
-    if (withArchive) {
-      boolean client = "client".equals(YAML.readTree(config.toFile()).path("sharedState").path("mode").asText());
-      args.add("-XX:SharedArchiveFile="
-          + (client && build.clientArchive() != null ? build.clientArchive() : build.archive()));
-    }
-    args.addAll(flags);
-    args.addAll(List.of("-jar", build.jar().toString(), "--config", config.toString()));
-    return args;
   }
 }
