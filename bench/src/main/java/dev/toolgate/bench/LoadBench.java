@@ -246,7 +246,7 @@ public final class LoadBench {
   /** Where each profiled sidecar's flame graph is, written when it stopped. */
   private void printFlameGraphs(Profiler profiler) {
     System.out.printf(Locale.ROOT, "%nflame graphs (async-profiler, %s: %s; the sidecar's whole run)%n",
-        profiler.event(), Profiler.EVENTS.get(profiler.event()));
+        profiler.event().agentName(), profiler.event().description());
     for (String name : profiled) {
       Path graph = profiler.flameGraph(name);
       System.out.printf(Locale.ROOT, "  %-24s %s%n", name,

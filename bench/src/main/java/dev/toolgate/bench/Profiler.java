@@ -5,9 +5,9 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * async-profiler (Maven Central's {@code tools.profiler:async-profiler}, on the benchmark's class
@@ -17,20 +17,36 @@ import java.util.Map;
  */
 final class Profiler {
 
-  /** What each event samples, as {@code --profile} offers them; the agent's own names. */
-  static final Map<String, String> EVENTS = Map.of(
-      "cpu", "on-CPU time, every 1 ms of CPU (perf events, or a timer where the kernel refuses them)",
-      "alloc", "allocated bytes, every 512 KiB per thread (TLAB refills and outside-TLAB allocations)",
-      "wall", "wall-clock time of every thread, every 5 ms, whether it runs or waits",
-      "lock", "contended Java monitors and locks, weighted by the time waited");
-  private static final Map<String, String> INTERVALS = Map.of(
-      "cpu", "interval=1ms", "alloc", "alloc=512k", "wall", "interval=5ms", "lock", "lock=10us");
+  /** What {@code --profile} offers: the agent's event, its sampling option, and what it samples. */
+  enum Event {
+    CPU("interval=1ms", "on-CPU time, every 1 ms of CPU (perf events, or a timer where the kernel refuses them)"),
+    ALLOC("alloc=512k", "allocated bytes, every 512 KiB per thread (TLAB refills and outside-TLAB allocations)"),
+    WALL("interval=5ms", "wall-clock time of every thread, every 5 ms, whether it runs or waits"),
+    LOCK("lock=10us", "contended Java monitors and locks, weighted by the time waited");
 
-  private final String event;
+    private final String option;
+    private final String description;
+
+    Event(String option, String description) {
+      this.option = option;
+      this.description = description;
+    }
+
+    /** The agent's name for it, and --profile's. */
+    String agentName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    String description() {
+      return description;
+    }
+  }
+
+  private final Event event;
   private final Path library;
   private final Path profiles;
 
-  private Profiler(String event, Path library, Path profiles) {
+  private Profiler(Event event, Path library, Path profiles) {
     this.event = event;
     this.library = library;
     this.profiles = profiles;
@@ -40,11 +56,11 @@ final class Profiler {
    * Extracts the agent for this machine into {@code work/profiler} and makes {@code work/profiles}
    * for the flame graphs; fails naming the event or the platform it cannot profile.
    */
-  static Profiler of(String event, Path work) throws IOException {
-    if (!EVENTS.containsKey(event)) {
-      throw new IllegalArgumentException("--profile must be one of " + String.join(", ", EVENTS.keySet().stream().sorted().toList())
-          + ", was '" + event + "'");
-    }
+  static Profiler of(String name, Path work) throws IOException {
+    Event event = Arrays.stream(Event.values()).filter(e -> e.agentName().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("--profile must be one of "
+            + String.join(", ", Arrays.stream(Event.values()).map(Event::agentName).sorted().toList())
+            + ", was '" + name + "'"));
     String resource = platform() + "/libasyncProfiler.so";
     Path library = work.resolve("profiler").resolve("libasyncProfiler.so");
     try (InputStream in = Profiler.class.getClassLoader().getResourceAsStream(resource)) {
@@ -79,11 +95,11 @@ final class Profiler {
 
   /** The JVM flag that profiles a target's process from its start to its exit. */
   List<String> flags(String target) {
-    return List.of("-agentpath:" + library + "=start,event=" + event + "," + INTERVALS.get(event)
+    return List.of("-agentpath:" + library + "=start,event=" + event.agentName() + "," + event.option
         + ",file=" + flameGraph(target));
   }
 
-  String event() {
+  Event event() {
     return event;
   }
 }
