@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Quota counters in Hazelcast maps, checked and counted by compare-and-set: strict for writes and
@@ -32,12 +33,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * round trip that lets reads through reserves a few more in the same second, which later reads
  * take on the event loop with no round trip; what is left at the end of the second goes back with
  * the session's next round trip or the periodic {@link #expire sweep}. A session calling steadily
- * costs about one round trip per second instead of one per call.
+ * costs about one round trip per second instead of one per call; a busier one's full-sized lease
+ * is topped up in the background when half is left, so its reads do not wait for the refill.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;
  * a get first when another replica wrote since), as many again for the agent's counter when
- * per-agent quotas are set; none for a read its lease holds; one worker thread per busy session
- * at a time.
+ * per-agent quotas are set; none for a read its lease holds (a busy session's top-ups: one per
+ * {@code MAX_EXTRA / 2} reads, off the call's path); one worker thread per busy session at a time.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
@@ -50,12 +52,21 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** What this replica last stored per session and per agent: one round trip when still current. */
   private final Map<String, String> lastSessions = new ConcurrentHashMap<>();
   private final Map<String, String> lastAgents = new ConcurrentHashMap<>();
-  /** Calls waiting per session; a session is present exactly while a drain of it runs. */
-  private final Map<String, List<Pending>> waiting = new ConcurrentHashMap<>();
+  /** What waits per session; a session is present exactly while a drain of it runs. */
+  private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Map<String, ReadLease> leases = new ConcurrentHashMap<>();
 
   private record Pending(String agent, boolean write, Quotas quotas, long nowMs, Context context,
       Promise<QuotaVerdict> promise) {}
+
+  /** A top-up claimed on {@code lease} by a read at {@code nowMs} under {@code quotas}. */
+  private record TopUp(ReadLease lease, Quotas quotas, long nowMs) {}
+
+  /** A session's calls in arrival order, and a top-up asked for since its last round trip; guarded by {@code waiting}. */
+  private static final class Waiting {
+    final List<Pending> calls = new ArrayList<>();
+    TopUp topUp;
+  }
 
   public HazelcastQuotaStore(Vertx vertx, HazelcastInstance hazelcast) {
     this.vertx = vertx;
@@ -67,21 +78,32 @@ public final class HazelcastQuotaStore implements QuotaStore {
   public Future<QuotaVerdict> consume(String session, String agent, boolean write, Quotas quotas, long nowMs) {
     if (leasable(write, quotas)) {
       ReadLease lease = leases.get(session);
-      if (lease != null && lease.take(Math.floorDiv(nowMs, 1000))) {
+      long second = Math.floorDiv(nowMs, 1000);
+      if (lease != null && lease.take(second)) {
+        if (lease.claimTopUp(second)) {
+          TopUp topUp = new TopUp(lease, quotas, nowMs);
+          enqueue(session, w -> w.topUp = topUp);
+        }
         return Future.succeededFuture(QuotaVerdict.ALLOWED);
       }
     }
     Promise<QuotaVerdict> promise = Promise.promise();
     Pending pending = new Pending(agent, write, quotas, nowMs, vertx.getOrCreateContext(), promise);
+    enqueue(session, w -> w.calls.add(pending));
+    return promise.future();
+  }
+
+  /** Adds to what waits for the session's next round trip, and starts a drain unless one runs. */
+  private void enqueue(String session, Consumer<Waiting> add) {
     boolean[] start = {false};
     waiting.compute(session, (key, queue) -> {
-      List<Pending> q = queue;
-      if (q == null) {
-        q = new ArrayList<>();
+      Waiting w = queue;
+      if (w == null) {
+        w = new Waiting();
         start[0] = true;
       }
-      q.add(pending);
-      return q;
+      add.accept(w);
+      return w;
     });
     if (start[0]) {
       vertx.executeBlocking(() -> {
@@ -89,7 +111,6 @@ public final class HazelcastQuotaStore implements QuotaStore {
         return null;
       }, false);
     }
-    return promise.future();
   }
 
   /** Reads are leased only when no per-agent total must see each of them. */
@@ -100,16 +121,19 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private void drain(String session) {
     while (true) {
       List<Pending> batch = new ArrayList<>();
+      TopUp[] topUp = new TopUp[1];
       waiting.compute(session, (key, queue) -> {
-        batch.addAll(queue);
-        queue.clear();
-        return batch.isEmpty() ? null : queue;
+        batch.addAll(queue.calls);
+        queue.calls.clear();
+        topUp[0] = queue.topUp;
+        queue.topUp = null;
+        return batch.isEmpty() && topUp[0] == null ? null : queue;
       });
-      if (batch.isEmpty()) {
+      if (batch.isEmpty() && topUp[0] == null) {
         return;
       }
       try {
-        QuotaVerdict[] verdicts = apply(session, batch);
+        QuotaVerdict[] verdicts = apply(session, batch, topUp[0]);
         for (int i = 0; i < batch.size(); i++) {
           Pending p = batch.get(i);
           QuotaVerdict verdict = verdicts[i];
@@ -117,21 +141,27 @@ public final class HazelcastQuotaStore implements QuotaStore {
         }
       } catch (RuntimeException e) {
         batch.forEach(p -> p.context().runOnContext(v -> p.promise().fail(e)));
+      } finally {
+        if (topUp[0] != null) {
+          topUp[0].lease().topUpEnded();
+        }
       }
     }
   }
 
   /**
    * The verdicts of a batch of one session's calls, in arrival order; the round trip also returns
-   * the rest of the session's lease from an earlier second. Blocking.
+   * the rest of the session's lease from an earlier second, and tops the lease up when
+   * {@code topUp} asks. Blocking.
    */
-  private QuotaVerdict[] apply(String session, List<Pending> batch) {
+  private QuotaVerdict[] apply(String session, List<Pending> batch, TopUp topUp) {
     int n = batch.size();
     QuotaVerdict[] verdicts = new QuotaVerdict[n];
-    long nowMs = batch.stream().mapToLong(Pending::nowMs).max().orElseThrow();
-    // The quotas a lease is refilled under: the latest leasable call's (null: no read to lease).
+    long nowMs = Math.max(topUp == null ? Long.MIN_VALUE : topUp.nowMs(),
+        batch.stream().mapToLong(Pending::nowMs).max().orElse(Long.MIN_VALUE));
+    // The quotas a lease is refilled under: the latest leasable call's, else the top-up's (null: no read to lease).
     Quotas leaseQuotas = batch.stream().filter(p -> leasable(p.write(), p.quotas())).map(Pending::quotas)
-        .reduce((earlier, later) -> later).orElse(null);
+        .reduce((earlier, later) -> later).orElse(topUp == null ? null : topUp.quotas());
     long second = Math.floorDiv(nowMs, 1000);
     ReadLease lease = leaseQuotas == null ? leases.get(session) : leases.computeIfAbsent(session, s -> new ReadLease());
     boolean toCount = false;
@@ -144,10 +174,12 @@ public final class HazelcastQuotaStore implements QuotaStore {
       }
     }
     ReadLease.Unused back = lease == null ? ReadLease.Unused.NONE : lease.close(second);
-    if (!toCount && back.reads() == 0) {
+    if (!toCount && topUp == null && back.reads() == 0) {
       return verdicts;
     }
-    int wanted = leaseQuotas != null && toCount ? lease.wanted(second) : 0;
+    boolean refill = leaseQuotas != null && (toCount || topUp != null);
+    int wanted = refill ? lease.wanted(second) : 0;
+    int toReserve = refill ? lease.toReserve(second) : 0;
     boolean[] agentCounted = new boolean[n];
     for (String agent : batch.stream().filter(p -> p.quotas().perAgent() != null).map(Pending::agent)
         .distinct().toList()) {
@@ -185,8 +217,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
           counted[0] += o.verdict().allowed() && leasable(p.write(), p.quotas()) ? 1 : 0;
         }
       }
-      if (wanted > 0 && counted[0] > 0) {
-        QuotaRules.Reservation reserved = QuotaRules.reserveReads(usage, wanted, leaseQuotas, nowMs);
+      if (toReserve > 0 && (counted[0] > 0 || topUp != null)) {
+        QuotaRules.Reservation reserved = QuotaRules.reserveReads(usage, toReserve, leaseQuotas, nowMs);
         counted[1] = reserved.granted();
         usage = reserved.next();
       }

@@ -13,13 +13,19 @@ package dev.toolgate.sidecar.state.hazelcast;
  * that another replica serving the same session may be refused early, by at most
  * {@link #MAX_EXTRA} reads, until the lease's second ends and its rest is returned.
  *
+ * <p>A lease at its largest size ({@code MAX_EXTRA}, a session calling more than that many times a
+ * second) is <em>topped up</em> when half of it is left: one refill, in the background, back to
+ * {@code MAX_EXTRA}, so a busy session's calls do not queue behind a round trip each time the lease
+ * runs dry. Smaller leases are refilled when empty, which keeps a steady session at one round trip
+ * per second. A lease never holds more than {@code MAX_EXTRA} reads either way.
+ *
  * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
  * Cost: one uncontended lock per read.
  */
 final class ReadLease {
 
   /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
-  static final int MAX_EXTRA = 32;
+  static final int MAX_EXTRA = 256;
 
   /** Reads counted in {@code second} and not handed out. */
   record Unused(long second, int reads) {
@@ -30,8 +36,10 @@ final class ReadLease {
   private int unused;
   /** Reads this replica let through for the session in {@code second}, by lease or round trip. */
   private int served;
-  /** What the last refill reserved beyond the calls that asked. */
+  /** The size the last refill asked for: what a refill in the same second starts from. */
   private int extra;
+  /** A top-up was claimed and has not ended: at most one at a time. */
+  private boolean toppingUp;
 
   /** Hands out one read counted in {@code nowSecond}, if the lease holds one. */
   synchronized boolean take(long nowSecond) {
@@ -41,6 +49,28 @@ final class ReadLease {
     unused--;
     served++;
     return true;
+  }
+
+  /**
+   * Whether a top-up is due now (a full-sized lease of {@code nowSecond} half used, none under way);
+   * if so, this caller has claimed it and must end it with {@link #topUpEnded}.
+   */
+  synchronized boolean claimTopUp(long nowSecond) {
+    if (toppingUp || nowSecond != second || extra < MAX_EXTRA || unused * 2 > MAX_EXTRA) {
+      return false;
+    }
+    toppingUp = true;
+    return true;
+  }
+
+  /** The claimed top-up is done, refilled or not: the next one may be claimed. */
+  synchronized void topUpEnded() {
+    toppingUp = false;
+  }
+
+  /** What a refill in {@code nowSecond} reserves: the lease's {@link #wanted size}, less what it still holds. */
+  synchronized int toReserve(long nowSecond) {
+    return Math.max(0, wanted(nowSecond) - (nowSecond == second ? unused : 0));
   }
 
   /** Gives up the reads of a second before {@code nowSecond}; the caller returns them. */
@@ -63,7 +93,7 @@ final class ReadLease {
     return unused == 0 && second < nowSecond - 1;
   }
 
-  /** How many reads a refill in {@code nowSecond} should reserve beyond the calls that ask. */
+  /** The lease's size after a refill in {@code nowSecond}: the reads it holds beyond the calls that ask. */
   synchronized int wanted(long nowSecond) {
     if (nowSecond == second) {
       return Math.min(MAX_EXTRA, Math.max(1, 2 * extra));

@@ -113,6 +113,39 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
+  void aBusySessionsFullLeaseIsToppedUpBeforeItRunsOutSoItsReadsNeverWait() throws Exception {
+    Quotas roomier = new Quotas(new SessionQuota(100_000, 15), null, 1_000_000, null, null);
+    int busy = ReadLease.MAX_EXTRA + 10;
+    for (int i = 0; i < busy; i++) {
+      assertThat(read(store, roomier, T0 + i / 2)).isTrue();
+    }
+    long now = T0 + 1_000;
+    assertThat(read(store, roomier, now)).as("a new second's first read makes the round trip").isTrue();
+    int served = busy + 1;
+    assertThat(storedReads()).as("the busy second's reads, the new second's and a full lease")
+        .isEqualTo(served + ReadLease.MAX_EXTRA);
+
+    for (int round = 0; round < 10; round++) {
+      long versionBefore = version();
+      for (int i = 0; i < ReadLease.MAX_EXTRA / 2; i++) {
+        Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, roomier, now + round);
+        assertThat(verdict.isComplete()).as("read %d of round %d answered from the lease, at once", i, round).isTrue();
+        assertThat(verdict.result().allowed()).isTrue();
+        served++;
+      }
+      int servedSoFar = served;
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
+          .as("topped up in the background, back to a full lease and no further")
+          .isEqualTo(servedSoFar + ReadLease.MAX_EXTRA));
+      assertThat(version() - versionBefore).as("one compare-and-set per top-up").isEqualTo(1);
+    }
+
+    store.expire(now + 2_000, 3_600_000);
+    int servedInAll = served;
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedInAll));
+  }
+
+  @Test
   void theRateWindowCountsOnlyTheReadsServed() throws Exception {
     Quotas quotas = new Quotas(new SessionQuota(1_000, 15), null, 30, null, null);
     for (int i = 0; i < 12; i++) {

@@ -17,7 +17,7 @@ class ReadLeaseTest {
   @Test
   void doublesWhenItRunsOutWithinItsSecond() {
     lease.refilled(100, 0, 1, 0);
-    int[] asked = new int[7];
+    int[] asked = new int[10];
     for (int i = 0; i < asked.length; i++) {
       asked[i] = lease.wanted(100);
       lease.refilled(100, asked[i], 1, asked[i]);
@@ -26,7 +26,7 @@ class ReadLeaseTest {
       }
     }
 
-    assertThat(asked).containsExactly(1, 2, 4, 8, 16, 32, ReadLease.MAX_EXTRA);
+    assertThat(asked).containsExactly(1, 2, 4, 8, 16, 32, 64, 128, 256, ReadLease.MAX_EXTRA);
   }
 
   @Test
@@ -69,5 +69,41 @@ class ReadLeaseTest {
     lease.close(103);
     assertThat(lease.idle(101)).isFalse();
     assertThat(lease.idle(102)).isTrue();
+  }
+
+  @Test
+  void claimsOneTopUpWhenAFullSizedLeaseIsHalfUsed() {
+    lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < ReadLease.MAX_EXTRA / 2 - 1; i++) {
+      lease.take(100);
+      assertThat(lease.claimTopUp(100)).as("more than half left after %d reads", i + 1).isFalse();
+    }
+    lease.take(100);
+
+    assertThat(lease.claimTopUp(101)).as("not for another second").isFalse();
+    assertThat(lease.claimTopUp(100)).isTrue();
+    assertThat(lease.claimTopUp(100)).as("one at a time").isFalse();
+    lease.topUpEnded();
+    assertThat(lease.claimTopUp(100)).isTrue();
+  }
+
+  @Test
+  void neverTopsUpALeaseSmallerThanTheLargest() {
+    lease.refilled(100, 16, 1, 16);
+    while (lease.take(100)) {
+      assertThat(lease.claimTopUp(100)).isFalse();
+    }
+  }
+
+  @Test
+  void aTopUpFillsTheLeaseBackToItsSizeAndNoFurther() {
+    lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < 20; i++) {
+      lease.take(100);
+    }
+
+    assertThat(lease.toReserve(100)).as("back to its size, with the 12 it holds").isEqualTo(20);
+    assertThat(lease.toReserve(101)).as("a new second: sized to the 21 served, nothing held")
+        .isEqualTo(20);
   }
 }
