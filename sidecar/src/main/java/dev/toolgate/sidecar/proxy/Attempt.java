@@ -214,8 +214,10 @@ final class Attempt {
             OptionalLong.empty(), null);
         return;
       }
-      settle(classify(answer), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
+      ResultClass result = classify(answer);
+      // The agent's answer first: the bookkeeping settling runs (evidence, metrics, shared state) is not its wait.
       call.reply().answer(answer, body.length());
+      settle(result, response.statusCode(), answer, true, false, OptionalLong.empty(), null);
     }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
         OptionalLong.empty(), null));
   }
@@ -235,8 +237,9 @@ final class Attempt {
         onLate.accept(this, mine);
         return null;
       }
-      settle(classify(mine), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
+      ResultClass result = classify(mine);
       call.reply().answer(mine);
+      settle(result, response.statusCode(), mine, true, false, OptionalLong.empty(), null);
       return null;
     }, clean -> {
       if (!settled()) {
