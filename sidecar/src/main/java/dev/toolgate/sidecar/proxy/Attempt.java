@@ -214,10 +214,8 @@ final class Attempt {
             OptionalLong.empty(), null);
         return;
       }
-      ResultClass result = classify(answer);
-      // The agent's answer first: the bookkeeping settling runs (evidence, metrics, shared state) is not its wait.
+      settle(classify(answer), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
       call.reply().answer(answer, body.length());
-      settle(result, response.statusCode(), answer, true, false, OptionalLong.empty(), null);
     }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
         OptionalLong.empty(), null));
   }
@@ -237,9 +235,8 @@ final class Attempt {
         onLate.accept(this, mine);
         return null;
       }
-      ResultClass result = classify(mine);
+      settle(classify(mine), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
       call.reply().answer(mine);
-      settle(result, response.statusCode(), mine, true, false, OptionalLong.empty(), null);
       return null;
     }, clean -> {
       if (!settled()) {

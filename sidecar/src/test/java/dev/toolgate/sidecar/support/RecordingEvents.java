@@ -4,8 +4,6 @@ import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.EventSink;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** Keeps every attempt event the sidecar emits, for assertions. */
 public final class RecordingEvents implements EventSink {
@@ -21,32 +19,8 @@ public final class RecordingEvents implements EventSink {
     return List.copyOf(audits);
   }
 
-  /** While set, {@link #accept} blocks its caller (the event loop) until {@link #release}, for at most 10 s. */
-  private volatile CountDownLatch held;
-
-  /** Makes the next events wait in {@link #accept}: shows what the sidecar does before recording. */
-  public void hold() {
-    held = new CountDownLatch(1);
-  }
-
-  public void release() {
-    CountDownLatch latch = held;
-    held = null;
-    if (latch != null) {
-      latch.countDown();
-    }
-  }
-
   @Override
   public void accept(AttemptEvent event) {
-    CountDownLatch latch = held;
-    if (latch != null) {
-      try {
-        latch.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
     events.add(event);
   }
 
