@@ -55,6 +55,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** What waits per session; a session is present exactly while a drain of it runs. */
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Map<String, ReadLease> leases = new ConcurrentHashMap<>();
+  /** Set by {@link #close}: a drain still running then gives back what it reserves. */
+  private volatile boolean closed;
 
   private record Pending(String agent, boolean write, Quotas quotas, long nowMs, Context context,
       Promise<QuotaVerdict> promise) {}
@@ -226,6 +228,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
     });
     if (lease != null && leaseQuotas != null) {
       lease.refilled(second, wanted, counted[0], counted[1]);
+      if (closed) {
+        // A refill (or top-up) that ends after close: its reads go back now, not with the replica.
+        returnRest(session, lease.close(Long.MAX_VALUE));
+      }
     }
     for (int i = 0; i < n; i++) {
       if (verdicts[i] == null) {
@@ -294,6 +300,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** Returns what every lease still holds, so that a replica's shutdown takes no reads with it. Blocking on a worker. */
   @Override
   public Future<Void> close() {
+    closed = true;
     return vertx.executeBlocking(() -> {
       leases.forEach((session, lease) -> returnRest(session, lease.close(Long.MAX_VALUE)));
       leases.clear();

@@ -184,6 +184,18 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
+  void aRefillThatEndsAfterCloseGivesItsReadsBackAtOnce() throws Exception {
+    store.close().await(10, TimeUnit.SECONDS);
+
+    for (int i = 0; i < 25; i++) {
+      assertThat(read(store, ROOMY, T0 + i)).isTrue();
+    }
+
+    assertThat(storedReads()).as("the reads served and none held (an open replica's lease would hold 12 more)")
+        .isEqualTo(25);
+  }
+
+  @Test
   void writesAreNeverLeased() throws Exception {
     tenReadsInOneSecond();
     long before = version();
