@@ -313,6 +313,11 @@ public final class LoadBench {
     return built(root.resolve(module).resolve("target").resolve(name));
   }
 
+  /** A target's name as its log and flame graph files have it: "full policy (w)" is "full-policy-w-". */
+  static String fileName(String target) {
+    return target.replaceAll("[^a-zA-Z0-9.-]+", "-");
+  }
+
   static Path built(Path jar) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: build its checkout first (./mvnw -B -DskipTests install;"
@@ -673,7 +678,7 @@ public final class LoadBench {
       flags.addAll(profiler.flags(name));
       profiled.add(name);
     }
-    LocalProcess process = keep(LocalProcess.java(name.replaceAll("[^a-zA-Z0-9.-]+", "-"), logs,
+    LocalProcess process = keep(LocalProcess.java(fileName(name), logs,
         build.command(true, flags, config), SidecarImage.environment(build.root())));
     waitFor(name, () -> ok("http://127.0.0.1:" + admin + "/readyz"), process);
     return new Target(name, "http://127.0.0.1:" + mcp + "/mcp/deployment-api", process,

@@ -90,7 +90,7 @@ final class Profiler {
 
   /** Where the flame graph of a target goes. */
   Path flameGraph(String target) {
-    return profiles.resolve(target.replaceAll("[^a-zA-Z0-9.-]+", "-") + ".html");
+    return profiles.resolve(LoadBench.fileName(target) + ".html");
   }
 
   /** The JVM flag that profiles a target's process from its start to its exit. */

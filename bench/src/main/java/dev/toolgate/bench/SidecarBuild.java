@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A built checkout's sidecar as its image has it: its recipe's files staged in {@code app} (jar,
@@ -26,24 +24,12 @@ record SidecarBuild(String suffix, Path root, Path app, Path archive, Path clien
   static SidecarBuild stage(String suffix, Path checkout, Path work, Path logs) throws Exception {
     LoadBench.built(checkout.resolve("sidecar/target/toolgate-sidecar.jar"));
     Path app = work.resolve(suffix.isEmpty() ? "image" : "image-compared");
-    deleteTree(app);
     ImageRecipe recipe = ImageRecipe.of(checkout, "sidecar/Dockerfile");
     recipe.stage(app, LoopbackPorts::next);
     recipe.runSteps(app, logs, suffix.isEmpty() ? "cds-training" : "cds-training-compared");
     Path clientArchive = app.resolve("toolgate-sidecar-client.jsa");
     return new SidecarBuild(suffix, checkout, app, app.resolve("toolgate-sidecar.jsa"),
         Files.exists(clientArchive) ? clientArchive : null);
-  }
-
-  /** Empties what a previous run staged: a jar and two archives, ~100 MB a build. */
-  private static void deleteTree(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(path);
-        }
-      }
-    }
   }
 
   Path jar() {

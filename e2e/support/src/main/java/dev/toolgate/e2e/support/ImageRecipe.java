@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A Dockerfile's instructions, one per line (the recipes here have no continuation lines), and
@@ -88,10 +90,18 @@ public final class ImageRecipe {
   }
 
   /**
-   * Copies what the recipe copies into {@code /app} to {@code app}; in the YAML files among them the
+   * Copies what the recipe copies into {@code /app} to {@code app}, emptied first (an archive an
+   * earlier staging recorded must not pass for this recipe's); in the YAML files among them the
    * fixed ports (15000, 15020, 5701) become free ones, since a test or a benchmark never binds a fixed port.
    */
   public void stage(Path app, FreePorts freePorts) throws IOException {
+    if (Files.exists(app)) {
+      try (Stream<Path> paths = Files.walk(app)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    }
     Files.createDirectories(app);
     for (String copy : all("COPY")) {
       String[] parts = copy.split("\\s+");
