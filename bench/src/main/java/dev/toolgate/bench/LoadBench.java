@@ -59,10 +59,12 @@ public final class LoadBench {
         --in-flight N    concurrent calls at saturation (default 64)
         --service-ms N   the backend's service time per call (default 1)
         --starts N       sidecar starts timed for time-to-ready (default 5)
-        --targets LIST   which of direct,nginx,pass-through,full,full-local,control to load (default
-                         direct,nginx,pass-through,full; direct is the baseline of the deltas and
-                         always runs; full-local is the full policy on local state, no Hazelcast;
-                         control is direct again, whose deltas show the machine's own noise)
+        --targets LIST   which of direct,nginx,vertx-relay,pass-through,full,full-local,control to load
+                         (default direct,nginx,vertx-relay,pass-through,full; direct is the baseline of
+                         the deltas and always runs; vertx-relay is Vert.x relaying bytes on the
+                         sidecar's JVM flags, the framework's floor; full-local is the full policy on
+                         local state, no Hazelcast; control is direct again, whose deltas show the
+                         machine's own noise)
         --sessions N     MCP sessions per target, taken in turn by the calls (default 1: one busy session;
                          more spreads the quota checks over as many shared counters)
         --first-calls N  calls sent at 50 calls/s to a freshly started sidecar (full policy, Hazelcast
@@ -76,7 +78,8 @@ public final class LoadBench {
                          to bench/target/load/profiles/<target>.html (default: no profiler)
       """;
 
-  private static final List<String> TARGETS = List.of("direct", "nginx", "pass-through", "full", "full-local", "control");
+  private static final List<String> TARGETS = List.of("direct", "nginx", "vertx-relay", "pass-through", "full", "full-local",
+      "control");
   static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final String TOOL = "get_deployment_job";
   private static final String WORK = "bench/target/load";
@@ -178,7 +181,7 @@ public final class LoadBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new LinkedHashMap<>(Map.of("--rates", "500,1000,2000", "--seconds", "10",
         "--warmup", "5", "--settle", "3", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
-    options.put("--targets", "direct,nginx,pass-through,full");
+    options.put("--targets", "direct,nginx,vertx-relay,pass-through,full");
     options.put("--compare", "");
     options.put("--sessions", "1");
     options.put("--first-calls", "500");
@@ -363,6 +366,9 @@ public final class LoadBench {
     }
     if (only.contains("nginx")) {
       targets.add(startNginx(backendPort));
+    }
+    if (only.contains("vertx-relay")) {
+      targets.add(startRelay(backendUrl, builds.get(0)));
     }
     for (SidecarBuild b : builds) {
       if (only.contains("pass-through")) {
@@ -631,6 +637,17 @@ public final class LoadBench {
     String url = "http://127.0.0.1:" + port;
     waitFor("nginx", () -> ok(url + "/ledger"), process);
     return new Target("nginx", url + "/mcp", process);
+  }
+
+  /** {@link VertxRelay} on this checkout's sidecar JVM flags (its image's jvm.options). */
+  private Target startRelay(String backendUrl, SidecarBuild build) throws Exception {
+    int port = LoopbackPorts.next();
+    LocalProcess process = keep(LocalProcess.java("vertx-relay", logs, List.of("@" + build.jvmOptions(),
+        "-cp", System.getProperty("java.class.path"), VertxRelay.class.getName(),
+        "--port", Integer.toString(port), "--upstream", backendUrl)));
+    String url = "http://127.0.0.1:" + port;
+    waitFor("the Vert.x relay", () -> ok(url + "/ledger"), process);
+    return new Target("vertx relay", url + "/mcp", process);
   }
 
   private Path passThrough(String backendUrl) throws Exception {
