@@ -63,6 +63,20 @@ class ImageRecipeTest {
   }
 
   @Test
+  void stagingEmptiesWhatAnEarlierStagingLeft() throws Exception {
+    Files.writeString(root.resolve("jvm.options"), "-Xmx64m\n");
+    ImageRecipe recipe = recipe("COPY jvm.options /app/jvm.options\n");
+    Files.createDirectories(app.resolve("old"));
+    Files.writeString(app.resolve("old/toolgate-sidecar.jsa"), "an archive of another recipe");
+
+    recipe.stage(app, () -> 40000);
+
+    try (var left = Files.list(app)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("jvm.options");
+    }
+  }
+
+  @Test
   void mapsTheImagesPathsAndRunsOnlyJavaSteps() throws Exception {
     assertThat(ImageRecipe.local(List.of("java", "@/app/jvm.options", "-jar", "/app/x.jar"), app))
         .containsExactly("@" + app + "/jvm.options", "-jar", app + "/x.jar");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.toolgate.e2e.support.FreshDirectory;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
@@ -56,7 +57,7 @@ final class LocalStack implements Toolgate {
     this.root = root;
     this.work = root.resolve("e2e/local/target/e2e-run");
     this.logs = work.resolve("logs");
-    deleteTree(work);
+    FreshDirectory.create(work);
     Files.createDirectories(logs);
     this.approvalKey = work.resolve("approval.key");
     byte[] key = new byte[48];
@@ -262,16 +263,6 @@ final class LocalStack implements Toolgate {
       }
     }
     return events;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (var paths = Files.walk(dir)) {
-        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
   }
 
   @Override

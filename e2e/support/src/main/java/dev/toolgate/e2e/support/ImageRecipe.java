@@ -8,10 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * A Dockerfile's instructions, one per line (the recipes here have no continuation lines), and
@@ -95,14 +93,7 @@ public final class ImageRecipe {
    * fixed ports (15000, 15020, 5701) become free ones, since a test or a benchmark never binds a fixed port.
    */
   public void stage(Path app, FreePorts freePorts) throws IOException {
-    if (Files.exists(app)) {
-      try (Stream<Path> paths = Files.walk(app)) {
-        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(path);
-        }
-      }
-    }
-    Files.createDirectories(app);
+    FreshDirectory.create(app);
     for (String copy : all("COPY")) {
       String[] parts = copy.split("\\s+");
       Path staged = app.resolve(Path.of(parts[1]).getFileName());
