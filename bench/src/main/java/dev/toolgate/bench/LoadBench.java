@@ -46,40 +46,6 @@ import org.HdrHistogram.Histogram;
  */
 public final class LoadBench {
 
-  static final String USAGE = """
-      Usage: bench/run [--rates 500,1000,2000] [--seconds 10] [--warmup 5] [--settle 3]
-                       [--in-flight 64] [--service-ms 1] [--starts 5] [--targets LIST] [--sessions 1]
-                       [--first-calls 500] [--warmup-calls 1000] [--compare DIR] [--profile EVENT]
-        --rates LIST     fixed rates to measure, calls/s (default 500,1000,2000)
-        --seconds N      measured seconds per target and rate, taken as one-second slices round-robin
-                         over the targets, and the seconds of each saturation run (default 10)
-        --warmup N       warm-up seconds per target at saturation, then as many at the lowest rate (default 5)
-        --settle N       seconds of each rate's load per target before its slices, and before each
-                         saturation run, not counted: a target that sat idle does not start cold (default 3)
-        --in-flight N    concurrent calls at saturation (default 64)
-        --service-ms N   the backend's service time per call (default 1)
-        --starts N       sidecar starts timed for time-to-ready (default 5)
-        --targets LIST   which of direct,nginx,vertx-relay,pass-through,full,full-local,control to load
-                         (default direct,nginx,vertx-relay,pass-through,full; direct is the baseline of
-                         the deltas and always runs; vertx-relay is Vert.x relaying bytes on the
-                         sidecar's JVM flags, the framework's floor; full-local is the full policy on
-                         local state, no Hazelcast; control is direct again, whose deltas show the
-                         machine's own noise)
-        --sessions N     MCP sessions per target, taken in turn by the calls (default 1: one busy session;
-                         more spreads the quota checks over as many shared counters)
-        --first-calls N  calls sent at 50 calls/s to a freshly started sidecar (full policy, Hazelcast
-                         client as in a cluster), its first calls after ready: 0 skips (default 500)
-        --warmup-calls N the sidecar's runtime.warmupCalls for one more fresh sidecar, whose first calls
-                         are measured once its warm-up is done: 0 skips (default 1000)
-        --compare DIR    also load the sidecar targets of another checkout, built (its jar, JVM options,
-                         image environment and archive), in the same slices: a before/after in one run
-        --profile EVENT  attach async-profiler to every loaded sidecar from its start, sampling EVENT
-                         (cpu, alloc, wall or lock), and write each one's flame graph when it stops,
-                         to bench/target/load/profiles/<target>.html (default: no profiler)
-      """;
-
-  private static final List<String> TARGETS = List.of("direct", "nginx", "vertx-relay", "pass-through", "full", "full-local",
-      "control");
   static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final String TOOL = "get_deployment_job";
   private static final String WORK = "bench/target/load";
@@ -94,9 +60,9 @@ public final class LoadBench {
   private final List<LocalProcess> processes = new CopyOnWriteArrayList<>();
   /** Set once stopAll has begun; from then on no process is kept. */
   private volatile boolean stopping;
-  /** Attached to every loaded sidecar, or null. */
+  /** Attached to every loaded sidecar and to the Vert.x relay, or null. */
   private final Profiler profiler;
-  /** The sidecars the profiler was attached to, in the order they started. */
+  /** The targets the profiler was attached to, in the order they started. */
   private final List<String> profiled = new CopyOnWriteArrayList<>();
 
   /** Where calls go; a sidecar also has its admin port, whose metrics say how much it allocates. */
@@ -179,64 +145,28 @@ public final class LoadBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new LinkedHashMap<>(Map.of("--rates", "500,1000,2000", "--seconds", "10",
-        "--warmup", "5", "--settle", "3", "--in-flight", "64", "--service-ms", "1", "--starts", "5"));
-    options.put("--targets", "direct,nginx,vertx-relay,pass-through,full");
-    options.put("--compare", "");
-    options.put("--sessions", "1");
-    options.put("--first-calls", "500");
-    options.put("--warmup-calls", "1000");
-    options.put("--profile", "");
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--help") || args[i].equals("-h")) {
-        System.out.print(USAGE);
-        return;
-      }
-      if (!options.containsKey(args[i]) || i + 1 >= args.length) {
-        System.err.print("error: unknown or incomplete option '" + args[i] + "'\n\n" + USAGE);
-        System.exit(2);
-      }
-      options.put(args[i], args[++i]);
+    if (LoadBenchOptions.wantsHelp(args)) {
+      System.out.print(LoadBenchOptions.usage());
+      return;
     }
-    int[] rates = Arrays.stream(options.get("--rates").split(",")).mapToInt(Integer::parseInt).toArray();
-    for (String positive : List.of("--seconds", "--in-flight", "--sessions", "--starts")) {
-      if (Integer.parseInt(options.get(positive)) < 1) {
-        System.err.print("error: " + positive + " must be at least 1, was " + options.get(positive) + "\n\n" + USAGE);
-        System.exit(2);
-      }
-    }
-    for (String target : options.get("--targets").split(",")) {
-      if (!TARGETS.contains(target)) {
-        System.err.print("error: unknown target '" + target + "' in --targets, expected some of " + String.join(",", TARGETS)
-            + "\n\n" + USAGE);
-        System.exit(2);
-      }
-    }
-    for (String skippable : List.of("--first-calls", "--warmup-calls")) {
-      if (Integer.parseInt(options.get(skippable)) < 0) {
-        System.err.print("error: " + skippable + " must be 0 (skip) or more, was " + options.get(skippable) + "\n\n" + USAGE);
-        System.exit(2);
-      }
-    }
-    Path root = Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize();
+    LoadBenchOptions options;
     Profiler profiler = null;
-    if (!options.get("--profile").isEmpty()) {
-      try {
-        profiler = Profiler.of(options.get("--profile"), root.resolve(WORK));
-      } catch (IllegalArgumentException | IllegalStateException e) {
-        System.err.print("error: " + e.getMessage() + "\n\n" + USAGE);
-        System.exit(2);
+    Path root = Path.of(System.getProperty("toolgate.root", ".")).toAbsolutePath().normalize();
+    try {
+      options = LoadBenchOptions.parse(args);
+      if (options.profile() != null) {
+        profiler = Profiler.of(options.profile(), root.resolve(WORK));
       }
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.print("error: " + e.getMessage() + "\n\n" + LoadBenchOptions.usage());
+      System.exit(2);
+      return;
     }
-    LoadBench bench = new LoadBench(root, Integer.parseInt(options.get("--warmup-calls")), profiler);
+    LoadBench bench = new LoadBench(root, options.warmupCalls(), profiler);
     // Ctrl-C or a SIGTERM ends the JVM without the finally below: the hook stops the children then.
     Runtime.getRuntime().addShutdownHook(new Thread(bench::stopAll, "stop-children"));
     try {
-      bench.run(rates, Integer.parseInt(options.get("--seconds")), Integer.parseInt(options.get("--warmup")),
-          Integer.parseInt(options.get("--settle")), Integer.parseInt(options.get("--in-flight")), Integer.parseInt(options.get("--service-ms")),
-          Integer.parseInt(options.get("--starts")), List.of(options.get("--targets").split(",")),
-          Integer.parseInt(options.get("--sessions")), Integer.parseInt(options.get("--first-calls")),
-          options.get("--compare").isEmpty() ? null : Path.of(options.get("--compare")).toAbsolutePath().normalize());
+      bench.run(options);
     } finally {
       bench.stopAll();
     }
@@ -246,9 +176,9 @@ public final class LoadBench {
     System.exit(0);
   }
 
-  /** Where each profiled sidecar's flame graph is, written when it stopped. */
+  /** Where each profiled target's flame graph is, written when it stopped. */
   private void printFlameGraphs(Profiler profiler) {
-    System.out.printf(Locale.ROOT, "%nflame graphs (async-profiler, %s: %s; the sidecar's whole run)%n",
+    System.out.printf(Locale.ROOT, "%nflame graphs (async-profiler, %s: %s; each process's whole run)%n",
         profiler.event().agentName(), profiler.event().description());
     for (String name : profiled) {
       Path graph = profiler.flameGraph(name);
@@ -337,6 +267,11 @@ public final class LoadBench {
     }
     processes.add(p);
     return p;
+  }
+
+  private void run(LoadBenchOptions o) throws Exception {
+    run(o.rateArray(), o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.targets(),
+        o.sessions(), o.firstCalls(), o.compare());
   }
 
   private void run(int[] rates, int seconds, int warmup, int settle, int inFlight, int serviceMs, int starts,
@@ -642,9 +577,15 @@ public final class LoadBench {
   /** {@link VertxRelay} on this checkout's sidecar JVM flags (its image's jvm.options). */
   private Target startRelay(String backendUrl, SidecarBuild build) throws Exception {
     int port = LoopbackPorts.next();
-    LocalProcess process = keep(LocalProcess.java("vertx-relay", logs, List.of("@" + build.jvmOptions(),
-        "-cp", System.getProperty("java.class.path"), VertxRelay.class.getName(),
-        "--port", Integer.toString(port), "--upstream", backendUrl)));
+    List<String> command = new ArrayList<>(List.of("@" + build.jvmOptions()));
+    command.addAll(extraFlags("vertx relay"));
+    if (profiler != null) {
+      command.addAll(profiler.flags("vertx relay"));
+      profiled.add("vertx relay");
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), VertxRelay.class.getName(),
+        "--port", Integer.toString(port), "--upstream", backendUrl));
+    LocalProcess process = keep(LocalProcess.java("vertx-relay", logs, command));
     String url = "http://127.0.0.1:" + port;
     waitFor("the Vert.x relay", () -> ok(url + "/ledger"), process);
     return new Target("vertx relay", url + "/mcp", process);
@@ -683,14 +624,22 @@ public final class LoadBench {
     return config;
   }
 
+  /**
+   * Extra JVM flags for the sidecars and the relay in a profiling run, e.g.
+   * {@code -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename={name}.jfr}; {@code {name}}
+   * becomes the target's name.
+   */
+  private static List<String> extraFlags(String name) {
+    String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
+    return new ArrayList<>(extra.isBlank() ? List.of()
+        : Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
+  }
+
   private Target startSidecar(String name, Path config, SidecarBuild build) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
     int mcp = doc.get("listen").get("port").asInt();
     int admin = doc.get("admin").get("port").asInt();
-    // Extra flags for a profiling run, e.g. -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename=x.jfr
-    String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
-    List<String> flags = new ArrayList<>(extra.isBlank() ? List.of()
-        : Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
+    List<String> flags = extraFlags(name);
     if (profiler != null) {
       flags.addAll(profiler.flags(name));
       profiled.add(name);

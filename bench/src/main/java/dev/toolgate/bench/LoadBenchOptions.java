@@ -1,0 +1,205 @@
+package dev.toolgate.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The load benchmark's command line. Each option is declared once, with its default and its help:
+ * the usage text is made from those declarations, so what {@code --help} says the default is, is the
+ * default. A bad value is refused with a message that names the option and the value.
+ *
+ * @param rates the fixed rates, calls/s
+ * @param compare another checkout whose sidecar is loaded in the same slices, or null
+ * @param profile async-profiler's event for every loaded JVM target, or null
+ */
+record LoadBenchOptions(
+    List<Integer> rates,
+    int seconds,
+    int warmup,
+    int settle,
+    int inFlight,
+    int serviceMs,
+    int starts,
+    List<String> targets,
+    int sessions,
+    int firstCalls,
+    int warmupCalls,
+    Path compare,
+    String profile) {
+
+  /** Every target {@code --targets} accepts, in the order the tables print them. */
+  static final List<String> TARGETS =
+      List.of("direct", "nginx", "vertx-relay", "pass-through", "full", "full-local", "control");
+
+  /** How an option's value is read and checked. */
+  private enum Kind { POSITIVE, NON_NEGATIVE, RATES, TARGETS, TEXT }
+
+  private record Option(String name, String value, String defaultValue, Kind kind, String help) {}
+
+  private static final List<Option> OPTIONS = List.of(
+      new Option("--rates", "LIST", "500,1000,2000", Kind.RATES, "fixed rates to measure, calls/s"),
+      new Option("--seconds", "N", "10", Kind.POSITIVE,
+          "measured seconds per target and rate, taken as one-second slices round-robin over the targets,"
+              + " and the seconds of each saturation run"),
+      new Option("--warmup", "N", "5", Kind.NON_NEGATIVE,
+          "warm-up seconds per target at saturation, then as many at the lowest rate"),
+      new Option("--settle", "N", "3", Kind.NON_NEGATIVE,
+          "seconds of each rate's load per target before its slices, and before each saturation run,"
+              + " not counted: a target that sat idle does not start cold"),
+      new Option("--in-flight", "N", "64", Kind.POSITIVE, "concurrent calls at saturation"),
+      new Option("--service-ms", "N", "1", Kind.NON_NEGATIVE, "the backend's service time per call"),
+      new Option("--starts", "N", "5", Kind.POSITIVE, "sidecar starts timed for time-to-ready"),
+      new Option("--targets", "LIST", "direct,nginx,vertx-relay,pass-through,full", Kind.TARGETS,
+          "which of " + String.join(",", TARGETS) + " to load; direct is the baseline of the deltas and"
+              + " always runs; vertx-relay is Vert.x relaying bytes on the sidecar's JVM flags, the"
+              + " framework's floor; full-local is the full policy on local state, no Hazelcast; control is"
+              + " direct again, whose deltas show the machine's own noise"),
+      new Option("--sessions", "N", "1", Kind.POSITIVE,
+          "MCP sessions per target, taken in turn by the calls: one is a single busy session; more"
+              + " spread the quota checks over as many shared counters"),
+      new Option("--first-calls", "N", "500", Kind.NON_NEGATIVE,
+          "calls sent at 50 calls/s to a freshly started sidecar (full policy, Hazelcast client as in a"
+              + " cluster), its first calls after ready: 0 skips"),
+      new Option("--warmup-calls", "N", "1000", Kind.NON_NEGATIVE,
+          "the sidecar's runtime.warmupCalls for one more fresh sidecar, whose first calls are measured"
+              + " once its warm-up is done: 0 skips"),
+      new Option("--compare", "DIR", "", Kind.TEXT,
+          "also load the sidecar targets of another checkout, built (its jar, JVM options, image"
+              + " environment and archive), in the same slices: a before/after in one run"),
+      new Option("--profile", "EVENT", "", Kind.TEXT,
+          "attach async-profiler to every loaded sidecar and to the Vert.x relay from their start,"
+              + " sampling EVENT (cpu, alloc, wall or lock), and write each one's flame graph when it"
+              + " stops, to bench/target/load/profiles/<target>.html"));
+
+  private static final int HELP_COLUMN = 25;
+  private static final int WIDTH = 104;
+
+  /** A command line the benchmark cannot run: the message names the option and the value. */
+  static final class InvalidOptionException extends IllegalArgumentException {
+    InvalidOptionException(String message) {
+      super(message);
+    }
+  }
+
+  /** The options of a command line, defaults for those it does not give. */
+  static LoadBenchOptions parse(String... args) {
+    Map<String, String> given = new LinkedHashMap<>();
+    OPTIONS.forEach(o -> given.put(o.name(), o.defaultValue()));
+    for (int i = 0; i < args.length; i++) {
+      if (!given.containsKey(args[i])) {
+        throw new InvalidOptionException("unknown option '" + args[i] + "'");
+      }
+      if (i + 1 >= args.length) {
+        throw new InvalidOptionException(args[i] + " needs a value");
+      }
+      given.put(args[i], args[++i]);
+    }
+    OPTIONS.forEach(o -> check(o, given.get(o.name())));
+    return new LoadBenchOptions(
+        Arrays.stream(given.get("--rates").split(",")).map(r -> Integer.valueOf(r.trim())).toList(),
+        number(given, "--seconds"), number(given, "--warmup"), number(given, "--settle"),
+        number(given, "--in-flight"), number(given, "--service-ms"), number(given, "--starts"),
+        List.of(given.get("--targets").split(",")), number(given, "--sessions"),
+        number(given, "--first-calls"), number(given, "--warmup-calls"),
+        given.get("--compare").isEmpty() ? null : Path.of(given.get("--compare")).toAbsolutePath().normalize(),
+        given.get("--profile").isEmpty() ? null : given.get("--profile"));
+  }
+
+  /** True when the command line asks for the usage text. */
+  static boolean wantsHelp(String... args) {
+    return Arrays.stream(args).anyMatch(a -> a.equals("--help") || a.equals("-h"));
+  }
+
+  private static int number(Map<String, String> given, String name) {
+    return Integer.parseInt(given.get(name).trim());
+  }
+
+  private static void check(Option o, String value) {
+    switch (o.kind()) {
+      case POSITIVE -> atLeast(o, value, 1);
+      case NON_NEGATIVE -> atLeast(o, value, 0);
+      case RATES -> {
+        for (String rate : value.split(",", -1)) {
+          if (parseOrNull(rate) == null || parseOrNull(rate) < 1) {
+            throw new InvalidOptionException(o.name() + " takes rates in calls/s, each at least 1,"
+                + " separated by commas; '" + rate + "' in '" + value + "' is not one");
+          }
+        }
+      }
+      case TARGETS -> {
+        for (String target : value.split(",", -1)) {
+          if (!TARGETS.contains(target)) {
+            throw new InvalidOptionException("unknown target '" + target + "' in " + o.name()
+                + ", expected some of " + String.join(",", TARGETS));
+          }
+        }
+      }
+      case TEXT -> { }
+    }
+  }
+
+  private static void atLeast(Option o, String value, int least) {
+    Integer n = parseOrNull(value);
+    if (n == null || n < least) {
+      throw new InvalidOptionException(o.name() + " must be a whole number of at least " + least
+          + (least == 0 && o.name().endsWith("-calls") ? " (0 skips)" : "") + ", was '" + value + "'");
+    }
+  }
+
+  private static Integer parseOrNull(String text) {
+    try {
+      return Integer.valueOf(text.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** The usage text: a synopsis with every default, then each option's help. */
+  static String usage() {
+    StringBuilder out = new StringBuilder("Usage: bench/run");
+    int column = out.length();
+    for (Option o : OPTIONS) {
+      String item = " [" + o.name() + " " + (o.defaultValue().isEmpty() ? o.value() : o.defaultValue()) + "]";
+      if (column + item.length() > WIDTH) {
+        out.append('\n').append(" ".repeat("Usage: bench/run".length()));
+        column = "Usage: bench/run".length();
+      }
+      out.append(item);
+      column += item.length();
+    }
+    out.append('\n');
+    for (Option o : OPTIONS) {
+      String head = "  " + o.name() + " " + o.value();
+      String help = o.help() + (o.defaultValue().isEmpty() ? "" : " (default " + o.defaultValue() + ")");
+      out.append(head).append(" ".repeat(Math.max(1, HELP_COLUMN - head.length())));
+      out.append(wrap(help, HELP_COLUMN)).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** Words filled to the width, continuation lines indented to the help column. */
+  private static String wrap(String text, int indent) {
+    StringBuilder out = new StringBuilder();
+    int column = indent;
+    for (String word : text.split(" ")) {
+      if (column > indent && column + 1 + word.length() > WIDTH) {
+        out.append('\n').append(" ".repeat(indent));
+        column = indent;
+      } else if (column > indent) {
+        out.append(' ');
+        column++;
+      }
+      out.append(word);
+      column += word.length();
+    }
+    return out.toString();
+  }
+
+  /** The rates as the benchmark's loop takes them. */
+  int[] rateArray() {
+    return rates.stream().mapToInt(Integer::intValue).toArray();
+  }
+}

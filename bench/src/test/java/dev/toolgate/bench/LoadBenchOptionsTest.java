@@ -1,0 +1,103 @@
+package dev.toolgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LoadBenchOptionsTest {
+
+  @Test
+  void takesTheDefaultsTheUsageTextStates() {
+    LoadBenchOptions defaults = LoadBenchOptions.parse();
+    String usage = LoadBenchOptions.usage();
+
+    assertThat(defaults.rates()).containsExactly(500, 1000, 2000);
+    assertThat(defaults.targets()).containsExactly("direct", "nginx", "vertx-relay", "pass-through", "full");
+    assertThat(usage)
+        .contains("[--rates 500,1000,2000]")
+        .contains("[--seconds " + defaults.seconds() + "]")
+        .contains("[--warmup " + defaults.warmup() + "]")
+        .contains("[--settle " + defaults.settle() + "]")
+        .contains("[--in-flight " + defaults.inFlight() + "]")
+        .contains("[--service-ms " + defaults.serviceMs() + "]")
+        .contains("[--starts " + defaults.starts() + "]")
+        .contains("[--sessions " + defaults.sessions() + "]")
+        .contains("[--first-calls " + defaults.firstCalls() + "]")
+        .contains("[--warmup-calls " + defaults.warmupCalls() + "]")
+        .contains("[--targets " + String.join(",", defaults.targets()) + "]")
+        .contains("(default " + defaults.seconds() + ")")
+        .contains("[--compare DIR]", "[--profile EVENT]");
+    assertThat(defaults.compare()).isNull();
+    assertThat(defaults.profile()).isNull();
+  }
+
+  @Test
+  void keepsEveryUsageLineWithinItsWidth() {
+    assertThat(LoadBenchOptions.usage().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(104));
+  }
+
+  @Test
+  void readsEveryOptionGiven() {
+    LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--warmup", "0",
+        "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--starts", "1", "--targets", "direct,full",
+        "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu");
+
+    assertThat(o.rates()).containsExactly(1000);
+    assertThat(o.rateArray()).containsExactly(1000);
+    assertThat(List.of(o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
+        o.firstCalls(), o.warmupCalls())).containsExactly(20, 0, 2, 32, 0, 1, 4, 0, 0);
+    assertThat(o.targets()).containsExactly("direct", "full");
+    assertThat(o.compare()).isEqualTo(Path.of("other").toAbsolutePath().normalize());
+    assertThat(o.profile()).isEqualTo("cpu");
+  }
+
+  @Test
+  void refusesANumberThatIsNotOneNamingTheOptionAndTheValue() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--seconds", "ten"))
+        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
+        .hasMessage("--seconds must be a whole number of at least 1, was 'ten'");
+  }
+
+  @Test
+  void refusesZeroWhereAtLeastOneIsNeeded() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--in-flight", "0"))
+        .hasMessage("--in-flight must be a whole number of at least 1, was '0'");
+  }
+
+  @Test
+  void refusesANegativeCountOfCallsSayingThatZeroSkips() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--first-calls", "-1"))
+        .hasMessage("--first-calls must be a whole number of at least 0 (0 skips), was '-1'");
+  }
+
+  @Test
+  void refusesARateListWithABadRateNamingIt() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--rates", "500,,2000"))
+        .hasMessageContaining("'' in '500,,2000' is not one");
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--rates", "0"))
+        .hasMessageContaining("'0' in '0' is not one");
+  }
+
+  @Test
+  void refusesAnUnknownTargetListingTheKnownOnes() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--targets", "direct,envoy"))
+        .hasMessage("unknown target 'envoy' in --targets, expected some of "
+            + "direct,nginx,vertx-relay,pass-through,full,full-local,control");
+  }
+
+  @Test
+  void refusesAnUnknownOptionAndOneWithoutItsValue() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--rate", "500")).hasMessage("unknown option '--rate'");
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--rates")).hasMessage("--rates needs a value");
+  }
+
+  @Test
+  void seesAHelpRequestAnywhereOnTheLine() {
+    assertThat(LoadBenchOptions.wantsHelp("--rates", "500", "--help")).isTrue();
+    assertThat(LoadBenchOptions.wantsHelp("-h")).isTrue();
+    assertThat(LoadBenchOptions.wantsHelp("--rates", "500")).isFalse();
+  }
+}
