@@ -3,6 +3,7 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
+import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.ToolErrorResult;
 import io.vertx.core.buffer.Buffer;
@@ -64,15 +65,17 @@ final class AgentReply {
 
   /** Sends the final JSON-RPC message (its id is set to the agent's) and ends. */
   void answer(JsonObject message) {
-    answer(message, JsonEncoding.DEFAULT_SIZE_HINT);
+    answer(message, null);
   }
 
   /**
    * Sends the final JSON-RPC message, as {@link #answer(JsonObject)} does.
    *
-   * @param sizeHint its size as it came from upstream, what its encoding starts as large as
+   * @param bytes the message as it came from upstream, unchanged since it was parsed: sent with the
+   *     agent's id spliced in, or, where that declines, what its encoding starts as large as; null
+   *     for a message the sidecar wrote or changed
    */
-  void answer(JsonObject message, int sizeHint) {
+  void answer(JsonObject message, Buffer bytes) {
     last = message;
     if (!open()) {
       return;
@@ -80,11 +83,13 @@ final class AgentReply {
     message.put("id", clientId);
     if (streaming) {
       res.end(SseEvent.format(null, null, message.encode()));
-    } else {
-      res.setStatusCode(200)
-          .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(JsonEncoding.buffer(message, sizeHint));
+      return;
     }
+    Buffer spliced = bytes == null ? null : MessageSplice.withId(bytes, clientId);
+    res.setStatusCode(200)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+        .end(spliced != null ? spliced
+            : JsonEncoding.buffer(message, bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
   }
 
   /** The last final message given to the agent (shared with followers of a shared call). */

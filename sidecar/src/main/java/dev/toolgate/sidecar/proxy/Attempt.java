@@ -7,6 +7,7 @@ import dev.toolgate.policy.outcome.ResultClassifier;
 import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
+import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -117,11 +118,18 @@ final class Attempt {
   }
 
   private Buffer body() {
+    JsonObject given = call.message().getJsonObject("params").getJsonObject("_meta");
+    if (given == null && call.bytes() != null) {
+      Buffer spliced = transparent ? MessageSplice.withId(call.bytes(), upstreamId)
+          : MessageSplice.withIdAndMeta(call.bytes(), upstreamId, sidecarMeta(new JsonObject()));
+      if (spliced != null) {
+        return spliced;
+      }
+    }
     // Copies only what changes (the envelope, params, _meta); the arguments are shared, never mutated.
     JsonObject out = new JsonObject(new LinkedHashMap<>(call.message().getMap())).put("id", upstreamId);
     JsonObject params = new JsonObject(new LinkedHashMap<>(call.message().getJsonObject("params").getMap()));
     out.put("params", params);
-    JsonObject given = params.getJsonObject("_meta");
     JsonObject meta = given == null ? null : new JsonObject(new LinkedHashMap<>(given.getMap()));
     if (meta != null) {
       params.put("_meta", meta);
@@ -132,15 +140,21 @@ final class Attempt {
         meta = new JsonObject();
         params.put("_meta", meta);
       }
-      meta.put(ToolCallContext.META_DEADLINE_MS, timeout.timeoutMs());
-      if (call.idempotencyKey() != null) {
-        meta.put(ToolCallContext.META_IDEMPOTENCY_KEY, call.idempotencyKey());
-      }
+      sidecarMeta(meta);
     }
     if (meta != null && meta.isEmpty()) {
       params.remove("_meta");
     }
-    return JsonEncoding.buffer(out, call.messageBytes() + META_BYTES);
+    return JsonEncoding.buffer(out, (call.bytes() == null ? 0 : call.bytes().length()) + META_BYTES);
+  }
+
+  /** What the sidecar tells the upstream in {@code params._meta}: the attempt's deadline and the write's key. */
+  private JsonObject sidecarMeta(JsonObject meta) {
+    meta.put(ToolCallContext.META_DEADLINE_MS, timeout.timeoutMs());
+    if (call.idempotencyKey() != null) {
+      meta.put(ToolCallContext.META_IDEMPOTENCY_KEY, call.idempotencyKey());
+    }
+    return meta;
   }
 
   private boolean settled() {
@@ -215,7 +229,7 @@ final class Attempt {
         return;
       }
       settle(classify(answer), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
-      call.reply().answer(answer, body.length());
+      call.reply().answer(answer, body);
     }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
         OptionalLong.empty(), null));
   }

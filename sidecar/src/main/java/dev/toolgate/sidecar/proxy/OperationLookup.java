@@ -29,7 +29,7 @@ final class OperationLookup {
             .put("arguments", new JsonObject().put(lookup.argument(), key)));
     ToolCallContext context = new ToolCallContext(call.correlationId() + "-lookup", call.clientId(),
         call.scope(), call.route(), call.upstreamUri(), call.agentHeaders(), call.protocolVersion(),
-        message, 0, null, AgentReply.detached(call.correlationId()));
+        message, null, null, AgentReply.detached(call.correlationId()));
     long timeoutMs = Math.min(budget.backendMs(), budget.reserveForFinalResponseMs());
     Attempt attempt = new Attempt(s, context, 1, new CallBudget.AttemptTimeout(timeoutMs, TimeoutLayer.ATTEMPT),
         false, (a, late) -> { });

@@ -141,7 +141,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       }
       String method = msg.getValue("method") instanceof String m ? m : null;
       if ("tools/call".equals(method) && JsonRpc.isRequest(msg)) {
-        toolCalls.handle(req, current, route, sub, msg, body.length());
+        toolCalls.handle(req, current, route, sub, msg, body);
       } else if ("notifications/cancelled".equals(method)) {
         forward(req, route, sub, cancellationUpstream(route, req, msg, body));
       } else {

@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar.proxy;
 
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -14,7 +15,8 @@ import io.vertx.core.json.JsonObject;
  * @param agentHeaders the agent's request headers
  * @param protocolVersion the agent's {@code MCP-Protocol-Version}, or null
  * @param message the agent's JSON-RPC message
- * @param messageBytes the message's size as it came, what its copies upstream start as large as
+ * @param bytes the message as it came, what its copies upstream are spliced from (or, re-encoded,
+ *     start as large as); null for a message the sidecar wrote itself
  * @param idempotencyKey the write's key, or null
  * @param reply the agent's side
  */
@@ -27,7 +29,7 @@ record ToolCallContext(
     MultiMap agentHeaders,
     String protocolVersion,
     JsonObject message,
-    int messageBytes,
+    Buffer bytes,
     String idempotencyKey,
     AgentReply reply) {
 
@@ -47,6 +49,6 @@ record ToolCallContext(
 
   ToolCallContext withIdempotencyKey(String key) {
     return new ToolCallContext(correlationId, clientId, scope, route, upstreamUri, agentHeaders,
-        protocolVersion, message, messageBytes, key, reply);
+        protocolVersion, message, bytes, key, reply);
   }
 }

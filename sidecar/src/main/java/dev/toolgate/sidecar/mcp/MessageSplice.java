@@ -1,0 +1,111 @@
+package dev.toolgate.sidecar.mcp;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A JSON-RPC message passed on under another id without being re-encoded: its bytes as they came,
+ * with the value of its top-level {@code id} replaced and, for a request, the sidecar's
+ * {@code _meta} put at the head of its {@code params}.
+ *
+ * <p>Algorithm: one pass over the bytes ({@link MessageScanner}: no value built, no allocation)
+ * finds the id's value and the params' opening brace; then the message is copied once around the
+ * edits. O(length), against re-encoding, which copies the maps and writes every string of the
+ * arguments or the result again.
+ *
+ * <p>The splice declines (returns null, and the caller re-encodes) wherever the bytes could mean
+ * two things or the scan is not sure of them: a key given twice in any object of the message — a
+ * parser keeps the last one, and passing both on would let the next hop act on the one the policy
+ * did not see — a key with an escape or a non-ASCII byte (two spellings of one key), a message that
+ * is not one JSON object in UTF-8, an id that is missing, an object or an array, {@code params}
+ * that is not an object or already has a {@code _meta}, nesting deeper than
+ * {@value MessageScanner#MAX_DEPTH} levels, or more than {@value MessageScanner#MAX_KEYS} keys
+ * open at once.
+ */
+public final class MessageSplice {
+
+  private MessageSplice() {}
+
+  /** The message with its top-level id set to {@code id}; null when it must be re-encoded instead. */
+  public static Buffer withId(Buffer message, Object id) {
+    MessageScanner.Layout layout = MessageScanner.scan(message, false);
+    if (layout == null) {
+      return null;
+    }
+    byte[] value = json(id);
+    Buffer out = Buffer.buffer(message.length() - (layout.idEnd() - layout.idStart()) + value.length);
+    return out.appendBuffer(message, 0, layout.idStart())
+        .appendBytes(value)
+        .appendBuffer(message, layout.idEnd(), message.length() - layout.idEnd());
+  }
+
+  /**
+   * The request with its top-level id set to {@code id} and {@code meta} as the {@code _meta} of
+   * its params, which must have none; null when it must be re-encoded instead.
+   */
+  public static Buffer withIdAndMeta(Buffer request, Object id, JsonObject meta) {
+    MessageScanner.Layout layout = MessageScanner.scan(request, true);
+    if (layout == null) {
+      return null;
+    }
+    byte[] value = json(id);
+    byte[] entry = metaEntry(meta, !layout.paramsEmpty());
+    Buffer out = Buffer.buffer(request.length() - (layout.idEnd() - layout.idStart()) + value.length + entry.length);
+    int idStart = layout.idStart();
+    int idEnd = layout.idEnd();
+    int at = layout.paramsBody();
+    if (at <= idStart) {
+      out.appendBuffer(request, 0, at).appendBytes(entry)
+          .appendBuffer(request, at, idStart - at).appendBytes(value);
+    } else {
+      out.appendBuffer(request, 0, idStart).appendBytes(value)
+          .appendBuffer(request, idEnd, at - idEnd).appendBytes(entry);
+      idEnd = at;
+    }
+    return out.appendBuffer(request, idEnd, request.length() - idEnd);
+  }
+
+  /** {@code "_meta":{...}}, and a comma when more keys follow it. */
+  private static byte[] metaEntry(JsonObject meta, boolean comma) {
+    StringBuilder text = new StringBuilder(96).append("\"_meta\":{");
+    meta.forEach(e -> {
+      if (text.charAt(text.length() - 1) != '{') {
+        text.append(',');
+      }
+      text.append(JsonText.of(e.getKey())).append(':').append(JsonText.of(e.getValue()));
+    });
+    text.append(comma ? "}," : "}");
+    return text.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] json(Object value) {
+    return JsonText.of(value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A JSON value's text: written here when it is a plain string or a whole number, by Vert.x otherwise. */
+  private static final class JsonText {
+    private JsonText() {}
+
+    static String of(Object value) {
+      if (value instanceof String s && plain(s)) {
+        return '"' + s + '"';
+      }
+      if (value instanceof Integer || value instanceof Long) {
+        return value.toString();
+      }
+      return Json.encode(value);
+    }
+
+    private static boolean plain(String s) {
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}

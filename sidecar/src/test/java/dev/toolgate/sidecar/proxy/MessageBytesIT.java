@@ -1,0 +1,102 @@
+package dev.toolgate.sidecar.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.sidecar.support.SidecarFixture;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tool call's bytes on their way through the sidecar, seen by an upstream that records them raw
+ * and answers with bytes of its own: only the id and the sidecar's {@code _meta} change, unless the
+ * message could mean two things.
+ */
+class MessageBytesIT {
+
+  private static final String UPSTREAM = "raw-upstream";
+
+  @TempDir Path dir;
+  private final Vertx vertx = Vertx.vertx();
+  private final List<String> received = new CopyOnWriteArrayList<>();
+  /** The upstream's answer, {@code $ID} standing for the request's id as JSON. */
+  private volatile String answer;
+  private HttpServer upstream;
+  private SidecarFixture f;
+
+  @BeforeEach
+  void start() throws Exception {
+    upstream = vertx.createHttpServer()
+        .requestHandler(req -> req.body().onSuccess(body -> {
+          received.add(body.toString());
+          String id = Json.encode(new JsonObject(body).getValue("id"));
+          req.response().putHeader("Content-Type", "application/json").end(answer.replace("$ID", id));
+        }))
+        .listen(0, "127.0.0.1")
+        .await(10, TimeUnit.SECONDS);
+    f = SidecarFixture.start(dir, Map.of(UPSTREAM, "http://127.0.0.1:" + upstream.actualPort() + "/mcp"), "");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    f.close();
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void passesTheCallAndItsAnswerOnAsTheyCameWithOnlyTheIdAndTheMetaChanged() throws Exception {
+    String head = "{ \"jsonrpc\": \"2.0\", \"id\": ";
+    String tail = ", \"method\": \"tools/call\",\n  \"params\": {\"name\": \"lookup\", \"arguments\": {\"q\": \"caf\\u00e9 \\\"x\\\"\"}} }";
+    answer = "{\"result\": {\"content\": [{\"type\": \"text\", \"text\": \"é \\u00e9\"}]},\n  \"id\": $ID, \"jsonrpc\": \"2.0\"}";
+
+    HttpResponse<String> reply = f.send(f.post(UPSTREAM, head + "\"agent-1\"" + tail));
+
+    assertThat(received).hasSize(1);
+    String sent = received.get(0);
+    String upstreamId = new JsonObject(sent).getString("id");
+    assertThat(upstreamId).startsWith("tg-");
+    assertThat(sent).isEqualTo(head + "\"" + upstreamId + "\"" + tail.replace("\"params\": {",
+        "\"params\": {\"_meta\":{\"dev.toolgate/deadline-ms\":"
+            + new JsonObject(sent).getJsonObject("params").getJsonObject("_meta").getLong("dev.toolgate/deadline-ms")
+            + "},"));
+    assertThat(reply.statusCode()).isEqualTo(200);
+    assertThat(reply.body()).isEqualTo(answer.replace("$ID", "\"agent-1\""));
+  }
+
+  @Test
+  void reEncodesACallWithAKeyGivenTwiceSoThatTheUpstreamSeesTheToolThePolicySaw() throws Exception {
+    answer = "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{\"content\":[]}}";
+
+    HttpResponse<String> reply = f.send(f.post(UPSTREAM, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+        + "\"params\":{\"name\":\"delete_everything\",\"arguments\":{},\"name\":\"lookup\"}}"));
+
+    assertThat(reply.statusCode()).isEqualTo(200);
+    assertThat(received).hasSize(1);
+    assertThat(received.get(0)).doesNotContain("delete_everything");
+    assertThat(new JsonObject(received.get(0)).getJsonObject("params").getString("name")).isEqualTo("lookup");
+    assertThat(f.events.first("lookup").tool()).isEqualTo("lookup");
+  }
+
+  @Test
+  void reEncodesAnAnswerWithAKeyGivenTwiceSoThatTheAgentSeesWhatThePolicyClassified() throws Exception {
+    answer = "{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{\"isError\":false,\"content\":[],\"isError\":true}}";
+
+    HttpResponse<String> reply = f.send(f.post(UPSTREAM, SidecarFixture.toolCall(6, "lookup", "{}", null)));
+
+    JsonObject result = new JsonObject(reply.body()).getJsonObject("result");
+    assertThat(reply.body()).containsOnlyOnce("isError");
+    assertThat(result.getBoolean("isError")).isTrue();
+    assertThat(f.events.first("lookup").result()).isNotEqualTo("success");
+  }
+}
