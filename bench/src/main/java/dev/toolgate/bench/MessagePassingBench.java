@@ -1,0 +1,70 @@
+package dev.toolgate.bench;
+
+import dev.toolgate.sidecar.mcp.JsonEncoding;
+import dev.toolgate.sidecar.mcp.MessageSplice;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A tool call's request and its answer passed on under the other side's id, as the load benchmark
+ * sends them (1 KiB of arguments; an answer carrying them back): spliced ({@link MessageSplice}, what
+ * the sidecar does) against re-encoded from the parsed message (what it falls back to, and did
+ * before). Run: see bench/README.md.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class MessagePassingBench {
+
+  private static final String NOTE = "x".repeat(1000);
+  private static final String UPSTREAM_ID = "tg-1a2b3c-2f-a1";
+
+  private final Buffer request = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+      + "{\"name\":\"get_deployment_job\",\"arguments\":{\"job_id\":\"j1\",\"note\":\"" + NOTE + "\"}}}");
+  private final JsonObject parsedRequest = new JsonObject(request);
+  private final Buffer answer = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + UPSTREAM_ID + "\",\"result\":"
+      + "{\"content\":[{\"type\":\"text\",\"text\":\"job j1 running\"}],\"structuredContent\":{\"job_id\":\"j1\","
+      + "\"status\":\"running\",\"note\":\"" + NOTE + "\"},\"isError\":false}}");
+  private final JsonObject parsedAnswer = new JsonObject(answer);
+
+  private static JsonObject sidecarMeta() {
+    return new JsonObject().put("dev.toolgate/deadline-ms", 4000L);
+  }
+
+  @Benchmark
+  public Buffer requestSpliced() {
+    return MessageSplice.withIdAndMeta(request, UPSTREAM_ID, sidecarMeta());
+  }
+
+  @Benchmark
+  public Buffer requestReEncoded() {
+    JsonObject out = new JsonObject(new LinkedHashMap<>(parsedRequest.getMap())).put("id", UPSTREAM_ID);
+    JsonObject params = new JsonObject(new LinkedHashMap<>(parsedRequest.getJsonObject("params").getMap()));
+    out.put("params", params.put("_meta", sidecarMeta()));
+    return JsonEncoding.buffer(out, request.length() + 160);
+  }
+
+  @Benchmark
+  public Buffer answerSpliced() {
+    return MessageSplice.withId(answer, 1);
+  }
+
+  @Benchmark
+  public Buffer answerReEncoded() {
+    return JsonEncoding.buffer(parsedAnswer.put("id", 1), answer.length());
+  }
+}
