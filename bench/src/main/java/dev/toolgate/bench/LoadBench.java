@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -270,12 +271,6 @@ public final class LoadBench {
   }
 
   private void run(LoadBenchOptions o) throws Exception {
-    run(o.rateArray(), o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.targets(),
-        o.sessions(), o.firstCalls(), o.compare());
-  }
-
-  private void run(int[] rates, int seconds, int warmup, int settle, int inFlight, int serviceMs, int starts,
-      List<String> only, int sessions, int firstCalls, Path compare) throws Exception {
     int backendPort = LoopbackPorts.next();
     LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
@@ -283,36 +278,36 @@ public final class LoadBench {
     String backendUrl = "http://127.0.0.1:" + backendPort;
     waitFor("the demo backend", () -> ok(backendUrl + "/ledger"), backend);
     PROBE.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
-        .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + serviceMs + "}")).build(), HttpResponse.BodyHandlers.discarding());
+        .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + o.serviceMs() + "}")).build(), HttpResponse.BodyHandlers.discarding());
 
     int hazelcastPort = LoopbackPorts.next();
     startHazelcast(hazelcastPort);
     List<SidecarBuild> builds = new ArrayList<>(List.of(SidecarBuild.stage("", root, work, logs)));
-    if (compare != null) {
-      builds.add(SidecarBuild.stage(" (" + compare.getFileName() + ")", compare, work, logs));
+    if (o.compare() != null) {
+      builds.add(SidecarBuild.stage(" (" + o.compare().getFileName() + ")", o.compare(), work, logs));
     }
 
     List<Target> targets = new ArrayList<>();
     targets.add(new Target("direct", backendUrl + "/mcp", null));
-    if (only.contains("control")) {
+    if (o.targets().contains("control")) {
       // The same path as direct, loaded as one more target: its deltas are what the machine alone
       // puts between two identical targets, the resolution of every other row's.
       targets.add(new Target("direct (control)", backendUrl + "/mcp", null));
     }
-    if (only.contains("nginx")) {
+    if (o.targets().contains("nginx")) {
       targets.add(startNginx(backendPort));
     }
-    if (only.contains("vertx-relay")) {
+    if (o.targets().contains("vertx-relay")) {
       targets.add(startRelay(backendUrl, builds.get(0)));
     }
     for (SidecarBuild b : builds) {
-      if (only.contains("pass-through")) {
+      if (o.targets().contains("pass-through")) {
         targets.add(startSidecar("pass-through" + b.suffix(), passThrough(backendUrl), b));
       }
-      if (only.contains("full")) {
+      if (o.targets().contains("full")) {
         targets.add(startSidecar("full policy" + b.suffix(), fullPolicy(backendUrl, hazelcastPort), b));
       }
-      if (only.contains("full-local")) {
+      if (o.targets().contains("full-local")) {
         // The same policy without Hazelcast: the difference from "full policy" is the shared state's.
         targets.add(startSidecar("full, local" + b.suffix(), fullPolicy(backendUrl, -1), b));
       }
@@ -325,7 +320,7 @@ public final class LoadBench {
     Map<Target, LoadGenerator> generators = new LinkedHashMap<>();
     for (Target t : targets) {
       List<String> ids = new ArrayList<>();
-      for (int i = 0; i < sessions; i++) {
+      for (int i = 0; i < o.sessions(); i++) {
         ids.add(initialize(t.url()));
       }
       generators.put(t, new LoadGenerator(vertx, t.url(), ids, body, 256));
@@ -333,29 +328,29 @@ public final class LoadBench {
     System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
         + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop)%n",
-        Runtime.getRuntime().availableProcessors(), serviceMs, sessions, warmup, settle, seconds);
+        Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.sessions(), o.warmup(), o.settle(), o.seconds());
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured
     // rate (its CPU per call read 1.14 instead of 0.29 at 500 calls/s).
-    int lowest = Arrays.stream(rates).min().orElse(1000);
+    int lowest = Collections.min(o.rates());
     for (LoadGenerator g : generators.values()) {
-      g.saturate(inFlight, warmup);
-      g.fixedRate(lowest, warmup);
+      g.saturate(o.inFlight(), o.warmup());
+      g.fixedRate(lowest, o.warmup());
     }
-    for (int rate : rates) {
+    for (int rate : o.rates()) {
       System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
           "KiB/call", "gc ms", "errors", "load gc ms");
       for (LoadGenerator g : generators.values()) {
-        g.fixedRate(rate, settle);
+        g.fixedRate(rate, o.settle());
       }
       // One-second slices, round-robin over the targets: whatever else the machine does during the
       // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
       Map<Target, Measured> measured = new LinkedHashMap<>();
       generators.keySet().forEach(t -> measured.put(t, new Measured()));
       List<Map.Entry<Target, LoadGenerator>> round = new ArrayList<>(generators.entrySet());
-      for (int slice = 0; slice < seconds; slice++) {
+      for (int slice = 0; slice < o.seconds(); slice++) {
         // Each round starts one target further on: no target always follows the same one (with a
         // fixed order, direct loaded twice measured +1.9 ms p99 slice by slice against itself).
         for (int k = 0; k < round.size(); k++) {
@@ -396,23 +391,23 @@ public final class LoadBench {
             m.failed, m.generatorGcMillis);
       }
     }
-    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d s)%n%-22s %10s %10s %10s%n", inFlight, seconds,
+    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d s)%n%-22s %10s %10s %10s%n", o.inFlight(), o.seconds(),
         "target", "calls/s", "vs nginx", "p99 ms");
     Map<String, Double> saturation = new LinkedHashMap<>();
     for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
-      e.getValue().saturate(inFlight, settle);
-      LoadGenerator.Result r = e.getValue().saturate(inFlight, seconds);
+      e.getValue().saturate(o.inFlight(), o.settle());
+      LoadGenerator.Result r = e.getValue().saturate(o.inFlight(), o.seconds());
       saturation.put(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f%n", e.getKey().name(), r.throughput(),
           saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",
           ms(r.latencyMicros(), 99));
     }
-    if (firstCalls > 0) {
-      firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), firstCalls);
+    if (o.firstCalls() > 0) {
+      firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls());
     }
     generators.values().forEach(LoadGenerator::close);
     vertx.close();
-    timeToReady(starts, builds);
+    timeToReady(o.starts(), builds);
   }
 
   /**

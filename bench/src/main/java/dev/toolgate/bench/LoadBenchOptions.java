@@ -197,9 +197,4 @@ record LoadBenchOptions(
     }
     return out.toString();
   }
-
-  /** The rates as the benchmark's loop takes them. */
-  int[] rateArray() {
-    return rates.stream().mapToInt(Integer::intValue).toArray();
-  }
 }

@@ -1,14 +1,13 @@
 package dev.toolgate.bench;
 
 import dev.toolgate.sidecar.Sidecar;
+import dev.toolgate.sidecar.proxy.Hop;
+import dev.toolgate.sidecar.proxy.Proxy;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -16,18 +15,16 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.net.URI;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The framework's floor, a baseline of the load benchmark: Vert.x relaying each request and its
  * answer between the load and the backend, on the sidecar's Vert.x options and (started by the
  * benchmark) its image's JVM flags, with nothing of Toolgate's in between. Like the sidecar with a
  * {@code tools/call}, it reads the whole request body before it forwards it and the whole answer
- * before it writes it back; it keeps the pooled keep-alive HTTP/1.1 connections to the backend
- * and drops only the hop-by-hop headers. What the sidecar's pass-through adds on top of this is
- * Toolgate's work; what this adds over nginx is the JVM's and Vert.x's.
+ * before it writes it back; it keeps as many pooled keep-alive HTTP/1.1 connections to the
+ * backend as the sidecar's proxy and drops only the hop-by-hop headers, as the sidecar's own
+ * {@link Hop} does. What the sidecar's pass-through adds on top of this is Toolgate's work; what
+ * this adds over nginx is the JVM's and Vert.x's.
  *
  * <p>For request/answer exchanges only: an event stream would be held until it ends.
  */
@@ -39,17 +36,6 @@ final class VertxRelay {
         vertx-relay baseline, bench/README.md).
       """;
 
-  /** As many pooled connections to the backend as the sidecar's proxy keeps. */
-  static final int POOL_SIZE = 256;
-
-  /** Compared ignoring case: no lowercased copy of a header name per call on the floor's path. */
-  private static final Set<String> HOP_BY_HOP = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-
-  static {
-    HOP_BY_HOP.addAll(List.of("connection", "keep-alive", "proxy-connection", "te", "trailer",
-        "transfer-encoding", "upgrade", "host", "content-length"));
-  }
-
   private VertxRelay() {}
 
   /** Listens on {@code 127.0.0.1:port} (0: any free port) and relays to {@code upstream}'s origin. */
@@ -59,7 +45,7 @@ final class VertxRelay {
           "--upstream must be http://host:port, got '" + upstream + "'"));
     }
     HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-        new PoolOptions().setHttp1MaxSize(POOL_SIZE));
+        new PoolOptions().setHttp1MaxSize(Proxy.DEFAULT_POOL_SIZE));
     return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
             .setHttp2ClearTextEnabled(false))
         .requestHandler(req -> relay(client, upstream, req))
@@ -69,12 +55,13 @@ final class VertxRelay {
   private static void relay(HttpClient client, URI upstream, HttpServerRequest req) {
     HttpServerResponse res = req.response();
     RequestOptions options = new RequestOptions().setMethod(req.method()).setHost(upstream.getHost())
-        .setPort(upstream.getPort()).setURI(req.uri()).setHeaders(withoutHopByHop(req.headers()));
+        .setPort(upstream.getPort()).setURI(req.uri()).setHeaders(MultiMap.caseInsensitiveMultiMap());
+    Hop.copy(req.headers(), options.getHeaders());
     req.body()
         .compose(body -> client.request(options).compose(r -> r.send(body)))
         .compose(answer -> answer.body().map(body -> {
           res.setStatusCode(answer.statusCode());
-          res.headers().addAll(withoutHopByHop(answer.headers()));
+          Hop.copy(answer.headers(), res.headers());
           return res.end(body);
         }))
         .onFailure(e -> {
@@ -84,16 +71,6 @@ final class VertxRelay {
             res.reset();
           }
         });
-  }
-
-  private static MultiMap withoutHopByHop(MultiMap headers) {
-    MultiMap kept = MultiMap.caseInsensitiveMultiMap();
-    headers.forEach(h -> {
-      if (!HOP_BY_HOP.contains(h.getKey())) {
-        kept.add(h.getKey(), h.getValue());
-      }
-    });
-    return kept;
   }
 
   private static String value(String[] args, int i) {

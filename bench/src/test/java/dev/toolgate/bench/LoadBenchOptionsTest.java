@@ -46,7 +46,6 @@ class LoadBenchOptionsTest {
         "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu");
 
     assertThat(o.rates()).containsExactly(1000);
-    assertThat(o.rateArray()).containsExactly(1000);
     assertThat(List.of(o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
         o.firstCalls(), o.warmupCalls())).containsExactly(20, 0, 2, 32, 0, 1, 4, 0, 0);
     assertThat(o.targets()).containsExactly("direct", "full");

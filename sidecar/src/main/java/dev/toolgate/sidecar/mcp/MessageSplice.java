@@ -4,6 +4,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.util.StringJoiner;
 
 /**
  * A JSON-RPC message passed on under another id without being re-encoded: its bytes as they came,
@@ -69,15 +70,9 @@ public final class MessageSplice {
 
   /** {@code "_meta":{...}}, and a comma when more keys follow it. */
   private static byte[] metaEntry(JsonObject meta, boolean comma) {
-    StringBuilder text = new StringBuilder(96).append("\"_meta\":{");
-    meta.forEach(e -> {
-      if (text.charAt(text.length() - 1) != '{') {
-        text.append(',');
-      }
-      text.append(JsonText.of(e.getKey())).append(':').append(JsonText.of(e.getValue()));
-    });
-    text.append(comma ? "}," : "}");
-    return text.toString().getBytes(StandardCharsets.UTF_8);
+    StringJoiner entries = new StringJoiner(",", "\"_meta\":{", comma ? "}," : "}");
+    meta.forEach(e -> entries.add(JsonText.of(e.getKey()) + ':' + JsonText.of(e.getValue())));
+    return entries.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] json(Object value) {

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** Copies headers from one hop to the next, leaving out those that belong to a single connection. */
-final class Hop {
+/**
+ * Copies headers from one hop to the next, leaving out those that belong to a single connection.
+ * Public for the load benchmark's Vert.x relay, whose floor must drop what the sidecar drops.
+ */
+public final class Hop {
 
   /**
    * RFC 9110 section 7.6.1 connection-specific fields, plus Host and Content-Length (recomputed).
@@ -48,7 +51,8 @@ final class Hop {
         });
   }
 
-  static void copy(MultiMap from, MultiMap to) {
+  /** Copies every header but the hop-by-hop ones. */
+  public static void copy(MultiMap from, MultiMap to) {
     from.forEach(
         header -> {
           if (!HOP_BY_HOP.contains(header.getKey())) {
