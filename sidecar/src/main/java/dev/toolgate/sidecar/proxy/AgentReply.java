@@ -6,6 +6,7 @@ import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.ToolErrorResult;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -24,6 +25,7 @@ final class AgentReply {
   private final String correlationId;
   private boolean streaming;
   private JsonObject last;
+  private Future<Void> hold;
 
   /** A reply that goes nowhere: for calls the sidecar makes itself (the lookup of a write). */
   static AgentReply detached(String correlationId) {
@@ -63,7 +65,10 @@ final class AgentReply {
     return res;
   }
 
-  /** Sends the final JSON-RPC message (its id is set to the agent's) and ends. */
+  /**
+   * Sends the final JSON-RPC message (its id is set to the agent's) and ends: as JSON, or as the
+   * last event of the agent's stream when one is open.
+   */
   void answer(JsonObject message) {
     answer(message, null);
   }
@@ -77,6 +82,10 @@ final class AgentReply {
    */
   void answer(JsonObject message, Buffer bytes) {
     last = message;
+    if (hold != null && !hold.isComplete()) {
+      hold.onComplete(v -> answer(message, bytes));
+      return;
+    }
     if (!open()) {
       return;
     }
@@ -90,6 +99,11 @@ final class AgentReply {
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
         .end(spliced != null ? spliced
             : JsonEncoding.buffer(message, bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
+  }
+
+  /** The final answer, when it comes, waits for {@code f}: what must be done before the agent may act on it. */
+  void holdUntil(Future<Void> f) {
+    hold = f;
   }
 
   /** The last final message given to the agent (shared with followers of a shared call). */

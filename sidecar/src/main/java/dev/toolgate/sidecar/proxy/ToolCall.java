@@ -28,6 +28,7 @@ import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.IsoInstant;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -47,6 +48,12 @@ final class ToolCall {
   /** Per event-loop thread; a buffer grown past this by huge arguments is not kept. */
   private static final ThreadLocal<StringBuilder> CANONICAL_SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(4096));
   private static final int MAX_KEPT_SCRATCH = 64 * 1024;
+  /**
+   * How long a write's answer waits for its idempotency record to be completed in the shared
+   * state, so that a relaunch on another replica finds it completed (replayed) rather than still in
+   * flight; beyond this the agent is answered anyway (a relaunch meanwhile is refused, not run).
+   */
+  static final long RECORD_WAIT_MS = 500;
 
   private final CallServices s;
   private final HttpServerRequest req;
@@ -353,8 +360,8 @@ final class ToolCall {
     done = true;
     if (ctx.idempotencyKey() != null) {
       if (o.answer() != null && o.result() != ResultClass.CANCELLED) {
-        s.idempotency().complete(ctx.idempotencyKey(), o.answer().copy().put("id", null).encode(),
-            ToolCallHandler.operationId(o.answer()), s.clock().millis());
+        ctx.reply().holdUntil(atMost(RECORD_WAIT_MS, s.idempotency().complete(ctx.idempotencyKey(),
+            o.answer().copy().put("id", null).encode(), ToolCallHandler.operationId(o.answer()), s.clock().millis())));
       } else if (o.ambiguous()) {
         s.idempotency().markAmbiguous(ctx.idempotencyKey(), null, s.clock().millis());
       } else {
@@ -363,6 +370,20 @@ final class ToolCall {
     }
     s.metrics().call(upstream, toolLabel, o.result().wireName());
     share(o.answer());
+  }
+
+  /** Completes when {@code f} does, or after {@code ms}, whichever comes first; never fails. */
+  private Future<Void> atMost(long ms, Future<?> f) {
+    if (f.isComplete()) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> bounded = Promise.promise();
+    long timer = s.vertx().setTimer(ms, t -> bounded.tryComplete());
+    f.onComplete(r -> {
+      s.vertx().cancelTimer(timer);
+      bounded.tryComplete();
+    });
+    return bounded.future();
   }
 
   private void failed(Attempt.Outcome o, String why) {
