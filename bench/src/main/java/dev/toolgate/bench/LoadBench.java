@@ -218,6 +218,16 @@ public final class LoadBench {
    * request through HttpClient costs this process enough CPU, 100 times a second, to slow a
    * starting sidecar on 2 cores by ~0.3 s (measured against a poller in another process).
    */
+  /** One setting of the demo backend's; a refusal ends the run rather than measure something else. */
+  private static void setBackend(String url, String json) throws Exception {
+    HttpResponse<String> r = PROBE.send(HttpRequest.newBuilder(URI.create(url))
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 204) {
+      throw new IllegalStateException("the demo backend refused " + json + " at " + url + ": "
+          + r.statusCode() + " " + r.body());
+    }
+  }
+
   private static boolean ok(String url) {
     URI uri = URI.create(url);
     try (Socket socket = new Socket()) {
@@ -277,8 +287,8 @@ public final class LoadBench {
         "--port", Integer.toString(backendPort))));
     String backendUrl = "http://127.0.0.1:" + backendPort;
     waitFor("the demo backend", () -> ok(backendUrl + "/ledger"), backend);
-    PROBE.send(HttpRequest.newBuilder(URI.create(backendUrl + "/latency/" + TOOL))
-        .POST(HttpRequest.BodyPublishers.ofString("{\"ms\":" + o.serviceMs() + "}")).build(), HttpResponse.BodyHandlers.discarding());
+    setBackend(backendUrl + "/latency/" + TOOL, "{\"ms\":" + o.serviceMs() + "}");
+    setBackend(backendUrl + "/answers/" + TOOL, "{\"format\":\"" + o.answers() + "\"}");
 
     int hazelcastPort = LoopbackPorts.next();
     startHazelcast(hazelcastPort);
@@ -325,10 +335,11 @@ public final class LoadBench {
       }
       generators.put(t, new LoadGenerator(vertx, t.url(), ids, body, 256));
     }
-    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms; arguments 1 KiB; %d MCP session(s) per target;"
+    System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms, answers %s; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
         + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop)%n",
-        Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.sessions(), o.warmup(), o.settle(), o.seconds());
+        Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.answers().toUpperCase(Locale.ROOT), o.sessions(),
+        o.warmup(), o.settle(), o.seconds());
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured

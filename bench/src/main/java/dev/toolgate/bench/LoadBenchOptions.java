@@ -12,6 +12,7 @@ import java.util.Map;
  * default. A bad value is refused with a message that names the option and the value.
  *
  * @param rates the fixed rates, calls/s
+ * @param answers how the backend answers: {@code json} or {@code sse}
  * @param compare another checkout whose sidecar is loaded in the same slices, or null
  * @param profile async-profiler's event for every loaded JVM target, or null
  */
@@ -22,6 +23,7 @@ record LoadBenchOptions(
     int settle,
     int inFlight,
     int serviceMs,
+    String answers,
     int starts,
     List<String> targets,
     int sessions,
@@ -35,7 +37,10 @@ record LoadBenchOptions(
       List.of("direct", "nginx", "vertx-relay", "pass-through", "full", "full-local", "control");
 
   /** How an option's value is read and checked. */
-  private enum Kind { POSITIVE, NON_NEGATIVE, RATES, TARGETS, TEXT }
+  private enum Kind { POSITIVE, NON_NEGATIVE, RATES, TARGETS, ANSWERS, TEXT }
+
+  /** The answer formats {@code --answers} accepts (the demo backend's {@code /answers} endpoint). */
+  static final List<String> ANSWER_FORMATS = List.of("json", "sse");
 
   private record Option(String name, String value, String defaultValue, Kind kind, String help) {}
 
@@ -51,6 +56,9 @@ record LoadBenchOptions(
               + " not counted: a target that sat idle does not start cold"),
       new Option("--in-flight", "N", "64", Kind.POSITIVE, "concurrent calls at saturation"),
       new Option("--service-ms", "N", "1", Kind.NON_NEGATIVE, "the backend's service time per call"),
+      new Option("--answers", "FORMAT", "json", Kind.ANSWERS,
+          "how the backend answers every call: json, one JSON body; sse, an SSE stream (a priming event"
+              + " at once, the answer when served), as the MCP SDKs' servers do unless told otherwise"),
       new Option("--starts", "N", "5", Kind.POSITIVE, "sidecar starts timed for time-to-ready"),
       new Option("--targets", "LIST", "direct,nginx,vertx-relay,pass-through,full", Kind.TARGETS,
           "which of " + String.join(",", TARGETS) + " to load; direct is the baseline of the deltas and"
@@ -101,7 +109,8 @@ record LoadBenchOptions(
     return new LoadBenchOptions(
         Arrays.stream(given.get("--rates").split(",")).map(r -> Integer.valueOf(r.trim())).toList(),
         number(given, "--seconds"), number(given, "--warmup"), number(given, "--settle"),
-        number(given, "--in-flight"), number(given, "--service-ms"), number(given, "--starts"),
+        number(given, "--in-flight"), number(given, "--service-ms"), given.get("--answers"),
+        number(given, "--starts"),
         List.of(given.get("--targets").split(",")), number(given, "--sessions"),
         number(given, "--first-calls"), number(given, "--warmup-calls"),
         given.get("--compare").isEmpty() ? null : Path.of(given.get("--compare")).toAbsolutePath().normalize(),
@@ -135,6 +144,12 @@ record LoadBenchOptions(
             throw new InvalidOptionException("unknown target '" + target + "' in " + o.name()
                 + ", expected some of " + String.join(",", TARGETS));
           }
+        }
+      }
+      case ANSWERS -> {
+        if (!ANSWER_FORMATS.contains(value)) {
+          throw new InvalidOptionException(o.name() + " must be one of " + String.join(", ", ANSWER_FORMATS)
+              + ", was '" + value + "'");
         }
       }
       case TEXT -> { }

@@ -23,6 +23,7 @@ class LoadBenchOptionsTest {
         .contains("[--settle " + defaults.settle() + "]")
         .contains("[--in-flight " + defaults.inFlight() + "]")
         .contains("[--service-ms " + defaults.serviceMs() + "]")
+        .contains("[--answers " + defaults.answers() + "]")
         .contains("[--starts " + defaults.starts() + "]")
         .contains("[--sessions " + defaults.sessions() + "]")
         .contains("[--first-calls " + defaults.firstCalls() + "]")
@@ -30,6 +31,7 @@ class LoadBenchOptionsTest {
         .contains("[--targets " + String.join(",", defaults.targets()) + "]")
         .contains("(default " + defaults.seconds() + ")")
         .contains("[--compare DIR]", "[--profile EVENT]");
+    assertThat(defaults.answers()).isEqualTo("json");
     assertThat(defaults.compare()).isNull();
     assertThat(defaults.profile()).isNull();
   }
@@ -42,13 +44,15 @@ class LoadBenchOptionsTest {
   @Test
   void readsEveryOptionGiven() {
     LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--warmup", "0",
-        "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--starts", "1", "--targets", "direct,full",
+        "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--starts", "1",
+        "--targets", "direct,full",
         "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu");
 
     assertThat(o.rates()).containsExactly(1000);
     assertThat(List.of(o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
         o.firstCalls(), o.warmupCalls())).containsExactly(20, 0, 2, 32, 0, 1, 4, 0, 0);
     assertThat(o.targets()).containsExactly("direct", "full");
+    assertThat(o.answers()).isEqualTo("sse");
     assertThat(o.compare()).isEqualTo(Path.of("other").toAbsolutePath().normalize());
     assertThat(o.profile()).isEqualTo("cpu");
   }
@@ -85,6 +89,12 @@ class LoadBenchOptionsTest {
     assertThatThrownBy(() -> LoadBenchOptions.parse("--targets", "direct,envoy"))
         .hasMessage("unknown target 'envoy' in --targets, expected some of "
             + "direct,nginx,vertx-relay,pass-through,full,full-local,control");
+  }
+
+  @Test
+  void refusesAnAnswerFormatTheBackendDoesNotHaveListingThoseItHas() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--answers", "SSE"))
+        .hasMessage("--answers must be one of json, sse, was 'SSE'");
   }
 
   @Test

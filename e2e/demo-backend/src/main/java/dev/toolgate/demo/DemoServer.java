@@ -123,6 +123,18 @@ final class DemoServer implements DemoBackend {
                 faults.latency(tool, body.toJsonObject().getLong("ms", 0L));
                 req.response().setStatusCode(204).end();
               });
+    } else if (path.startsWith("/answers/") && req.method() == HttpMethod.POST) {
+      String tool = path.substring("/answers/".length());
+      req.body()
+          .onSuccess(
+              body -> {
+                try {
+                  faults.answerFormat(tool, AnswerFormat.of(body.toJsonObject().getString("format")));
+                  req.response().setStatusCode(204).end();
+                } catch (RuntimeException e) {
+                  req.response().setStatusCode(400).end(e.getMessage());
+                }
+              });
     } else if (path.equals("/faults") && req.method() == HttpMethod.DELETE) {
       faults.clear();
       req.response().setStatusCode(204).end();
@@ -270,7 +282,8 @@ final class DemoServer implements DemoBackend {
       return;
     }
     Object progressToken = meta == null ? null : meta.getValue("progressToken");
-    boolean sse = progressToken != null || kind == Fault.Kind.CLOSE_MID_STREAM;
+    boolean sse = progressToken != null || kind == Fault.Kind.CLOSE_MID_STREAM
+        || faults.answerFormatOf(tool) == AnswerFormat.SSE;
     EventStream stream = null;
     if (sse) {
       res.setChunked(true)

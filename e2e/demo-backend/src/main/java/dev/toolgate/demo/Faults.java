@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * The faults and service times injected per tool. Thread-safe: tests set faults from their own
- * thread while the server's event loop consumes them.
+ * The faults, service times and answer formats set per tool. Thread-safe: tests set faults from
+ * their own thread while the server's event loop consumes them.
  */
 public final class Faults {
 
@@ -15,6 +15,7 @@ public final class Faults {
 
   private final Map<String, Armed> armed = new ConcurrentHashMap<>();
   private final Map<String, Long> latencyMs = new ConcurrentHashMap<>();
+  private final Map<String, AnswerFormat> answerFormats = new ConcurrentHashMap<>();
   private final LongSupplier clockMs;
 
   Faults(LongSupplier clockMs) {
@@ -32,13 +33,23 @@ public final class Faults {
     latencyMs.put(tool, millis);
   }
 
+  /** How the tool's answers are sent ({@code "*"}: every tool); JSON unless set. */
+  public void answerFormat(String tool, AnswerFormat format) {
+    answerFormats.put(tool, format);
+  }
+
   public void clear() {
     armed.clear();
     latencyMs.clear();
+    answerFormats.clear();
   }
 
   long latencyOf(String tool) {
     return latencyMs.getOrDefault(tool, latencyMs.getOrDefault("*", 0L));
+  }
+
+  AnswerFormat answerFormatOf(String tool) {
+    return answerFormats.getOrDefault(tool, answerFormats.getOrDefault("*", AnswerFormat.JSON));
   }
 
   /** Takes the fault that applies to this call, if any, using one of its remaining times. */
