@@ -10,7 +10,9 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,7 +45,15 @@ final class DemoServer implements DemoBackend {
   private final DemoTools tools = new DemoTools(ledger, System::currentTimeMillis);
   private final Map<String, String> sessions = new ConcurrentHashMap<>();
   private final Map<String, Call> inflight = new ConcurrentHashMap<>();
-  private final Map<String, EventStream> streams = new ConcurrentHashMap<>();
+  /** Streams kept for resumption with {@code Last-Event-ID}: the newest, since a load run opens thousands a second. */
+  static final int RESUMABLE_STREAMS = 1024;
+
+  private final Map<String, EventStream> streams = Collections.synchronizedMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, EventStream> eldest) {
+      return size() > RESUMABLE_STREAMS;
+    }
+  });
   private final AtomicLong streamSeq = new AtomicLong();
   private HttpServer server;
 
