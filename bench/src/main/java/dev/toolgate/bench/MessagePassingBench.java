@@ -2,6 +2,8 @@ package dev.toolgate.bench;
 
 import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.MessageSplice;
+import dev.toolgate.sidecar.mcp.SseEvent;
+import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
@@ -40,6 +42,9 @@ public class MessagePassingBench {
       + "{\"content\":[{\"type\":\"text\",\"text\":\"job j1 running\"}],\"structuredContent\":{\"job_id\":\"j1\","
       + "\"status\":\"running\",\"note\":\"" + NOTE + "\"},\"isError\":false}}");
   private final JsonObject parsedAnswer = new JsonObject(answer);
+  /** The same answer on an SSE stream, as the demo backend sends it: priming event, comment, answer. */
+  private final Buffer answerStream = Buffer.buffer("id: s1:0\nretry: 500\ndata: \n\n: working on get_deployment_job\n\n"
+      + "id: s1:1\nevent: message\ndata: " + answer + "\n\n");
 
   private static JsonObject sidecarMeta() {
     return new JsonObject().put("dev.toolgate/deadline-ms", 4000L);
@@ -66,5 +71,19 @@ public class MessagePassingBench {
   @Benchmark
   public Buffer answerReEncoded() {
     return JsonEncoding.buffer(parsedAnswer.put("id", 1), answer.length());
+  }
+
+  /** The stream's events read, the answer's found and parsed, and the agent's event written. */
+  @Benchmark
+  public Buffer answerOnAStream() {
+    Buffer[] toAgent = new Buffer[1];
+    new SseParser(event -> {
+      if (event.isMessage() && event.dataText().indexOf(UPSTREAM_ID) >= 0) {
+        JsonObject message = new JsonObject(event.data());
+        Buffer spliced = MessageSplice.eventWithId(event.data(), 1);
+        toAgent[0] = spliced != null ? spliced : SseEvent.format(null, null, message.put("id", 1).encode());
+      }
+    }).feed(answerStream);
+    return toAgent[0];
   }
 }

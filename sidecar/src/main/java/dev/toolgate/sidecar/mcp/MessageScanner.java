@@ -44,8 +44,10 @@ final class MessageScanner {
    * @param idEnd just past it
    * @param paramsBody just past the params' opening brace, or -1 when params was not asked for
    * @param paramsEmpty whether the params object has no key
+   * @param lineBreaks whether a CR or LF is among the bytes (only whitespace can hold one: strings
+   *     with control characters are not scanned)
    */
-  record Layout(int idStart, int idEnd, int paramsBody, boolean paramsEmpty) {}
+  record Layout(int idStart, int idEnd, int paramsBody, boolean paramsEmpty, boolean lineBreaks) {}
 
   private static final class Scratch {
     byte[] bytes = new byte[4096];
@@ -64,6 +66,7 @@ final class MessageScanner {
   private int paramsBody = -1;
   private boolean paramsEmpty;
   private boolean paramsHaveMeta;
+  private boolean lineBreaks;
 
   private MessageScanner(byte[] bytes, int length, Scratch scratch) {
     this.b = bytes;
@@ -92,7 +95,7 @@ final class MessageScanner {
     if (!scanner.message(withParams)) {
       return null;
     }
-    return new Layout(scanner.idStart, scanner.idEnd, scanner.paramsBody, scanner.paramsEmpty);
+    return new Layout(scanner.idStart, scanner.idEnd, scanner.paramsBody, scanner.paramsEmpty, scanner.lineBreaks);
   }
 
   private boolean message(boolean withParams) {
@@ -359,7 +362,13 @@ final class MessageScanner {
   }
 
   private void whitespace() {
-    while (pos < n && (b[pos] == ' ' || b[pos] == '\t' || b[pos] == '\n' || b[pos] == '\r')) {
+    while (pos < n) {
+      byte c = b[pos];
+      if (c == '\n' || c == '\r') {
+        lineBreaks = true;
+      } else if (c != ' ' && c != '\t') {
+        return;
+      }
       pos++;
     }
   }

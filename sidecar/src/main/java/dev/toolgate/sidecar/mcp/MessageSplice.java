@@ -27,19 +27,37 @@ import java.util.StringJoiner;
  */
 public final class MessageSplice {
 
+  private static final byte[] NO_BYTES = {};
+  private static final byte[] DATA_FIELD = "data: ".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] EVENT_END = "\n\n".getBytes(StandardCharsets.US_ASCII);
+
   private MessageSplice() {}
 
   /** The message with its top-level id set to {@code id}; null when it must be re-encoded instead. */
   public static Buffer withId(Buffer message, Object id) {
     MessageScanner.Layout layout = MessageScanner.scan(message, false);
-    if (layout == null) {
-      return null;
-    }
+    return layout == null ? null : withId(message, layout, id, NO_BYTES, NO_BYTES);
+  }
+
+  /**
+   * The message with its top-level id set to {@code id}, as one server-sent event of the default
+   * type on one {@code data:} line; null when it must be re-encoded instead, or when its bytes hold
+   * a line break (which would split the line).
+   */
+  public static Buffer eventWithId(Buffer message, Object id) {
+    MessageScanner.Layout layout = MessageScanner.scan(message, false);
+    return layout == null || layout.lineBreaks() ? null : withId(message, layout, id, DATA_FIELD, EVENT_END);
+  }
+
+  private static Buffer withId(Buffer message, MessageScanner.Layout layout, Object id, byte[] head, byte[] tail) {
     byte[] value = json(id);
-    Buffer out = Buffer.buffer(message.length() - (layout.idEnd() - layout.idStart()) + value.length);
-    return out.appendBuffer(message, 0, layout.idStart())
+    Buffer out = Buffer.buffer(
+        head.length + message.length() - (layout.idEnd() - layout.idStart()) + value.length + tail.length);
+    return out.appendBytes(head)
+        .appendBuffer(message, 0, layout.idStart())
         .appendBytes(value)
-        .appendBuffer(message, layout.idEnd(), message.length() - layout.idEnd());
+        .appendBuffer(message, layout.idEnd(), message.length() - layout.idEnd())
+        .appendBytes(tail);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar.mcp;
 
 import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One server-sent event as it arrived: its raw bytes (forwarded unchanged unless rewritten) and the
@@ -9,13 +10,19 @@ import io.vertx.core.buffer.Buffer;
  * @param raw the event's bytes, blank-line terminator included
  * @param id the {@code id:} field, or null
  * @param type the {@code event:} field, or null (meaning "message")
- * @param data the {@code data:} lines joined by '\n', or null when the event has none
+ * @param data the {@code data:} lines' bytes joined by '\n', or null when the event has none; one
+ *     line's are a view of {@code raw}
  */
-public record SseEvent(Buffer raw, String id, String type, String data) {
+public record SseEvent(Buffer raw, String id, String type, Buffer data) {
 
   /** Whether this event carries a JSON-RPC message (the default event type with data). */
   public boolean isMessage() {
-    return data != null && !data.isEmpty() && (type == null || type.equals("message"));
+    return data != null && data.length() > 0 && (type == null || type.equals("message"));
+  }
+
+  /** The data as text, or null when the event has none. */
+  public String dataText() {
+    return data == null ? null : data.toString(StandardCharsets.UTF_8);
   }
 
   /** Serialises a new event with the given fields. */

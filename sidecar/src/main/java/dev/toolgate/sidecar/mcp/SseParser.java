@@ -2,6 +2,7 @@ package dev.toolgate.sidecar.mcp;
 
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -9,13 +10,25 @@ import java.util.function.Consumer;
  * the stream to end. Comment-only blocks, priming events (an id with empty data) and {@code retry:}
  * fields come out as events too, so a relay can forward every byte in order.
  *
- * <p>Cost: each byte is scanned once; an event's bytes are copied once. Lines end with CRLF, LF or
- * CR (the SSE grammar); an event ends at an empty line.
+ * <p>Cost: each byte is copied into the parser's array once, scanned there twice (for the event's
+ * end, then for its fields' lines) and copied once more into the event's raw bytes; a single
+ * {@code data:} line is a view of those, not a copy, and only ids and event types are decoded.
+ * Lines end with CRLF, LF or CR (the SSE grammar); an event ends at an empty line.
  */
 public final class SseParser {
 
+  private static final byte[] DATA = {'d', 'a', 't', 'a'};
+  private static final byte[] ID = {'i', 'd'};
+  private static final byte[] EVENT = {'e', 'v', 'e', 'n', 't'};
+
+  /** Room for a typical event; a stream's larger events grow it. */
+  private static final int INITIAL_BYTES = 2048;
+  /** An array grown past this by a large event is not kept once the event is out. */
+  private static final int MAX_KEPT_BYTES = 64 * 1024;
+
   private final Consumer<SseEvent> sink;
-  private Buffer pending = Buffer.buffer();
+  private byte[] pending = new byte[0];
+  private int length;
   private int scanned;
   private boolean lineStart = true;
   private boolean crPending;
@@ -27,11 +40,15 @@ public final class SseParser {
 
   /** Feeds bytes; calls the sink once per complete event. */
   public void feed(Buffer chunk) {
-    pending.appendBuffer(chunk);
+    int n = chunk.length();
+    if (length + n > pending.length) {
+      pending = Arrays.copyOf(pending, Math.max(length + n, Math.max(INITIAL_BYTES, 2 * pending.length)));
+    }
+    chunk.getBytes(0, n, pending, length);
+    length += n;
     int eventStart = 0;
-    int length = pending.length();
     for (int i = scanned; i < length; i++) {
-      byte b = pending.getByte(i);
+      byte b = pending[i];
       if (crPending) {
         crPending = false;
         if (b == '\n') {
@@ -63,47 +80,73 @@ public final class SseParser {
       }
     }
     if (eventStart > 0) {
-      pending = pending.getBuffer(eventStart, length);
+      length -= eventStart;
+      if (length == 0 && pending.length > MAX_KEPT_BYTES) {
+        pending = new byte[0];
+      } else {
+        System.arraycopy(pending, eventStart, pending, 0, length);
+      }
     }
-    scanned = pending.length();
+    scanned = length;
   }
 
   /** Bytes received after the last complete event: what a closed stream cut off. */
   public int bufferedBytes() {
-    return pending.length();
+    return length;
   }
 
   private void emit(int from, int to) {
-    Buffer raw = pending.getBuffer(from, to);
-    String text = raw.toString(StandardCharsets.UTF_8);
+    Buffer raw = Buffer.buffer(to - from).appendBytes(pending, from, to - from);
     String id = null;
     String type = null;
-    StringBuilder data = null;
-    for (String line : text.split("\r\n|\n|\r")) {
-      if (line.isEmpty() || line.charAt(0) == ':') {
-        continue;
+    Buffer data = null;
+    boolean joined = false;
+    int line = from;
+    while (line < to) {
+      int end = line;
+      while (end < to && pending[end] != '\n' && pending[end] != '\r') {
+        end++;
       }
-      int colon = line.indexOf(':');
-      String field = colon < 0 ? line : line.substring(0, colon);
-      String value = colon < 0 ? "" : line.substring(colon + 1);
-      if (value.startsWith(" ")) {
-        value = value.substring(1);
-      }
-      switch (field) {
-        case "id" -> id = value;
-        case "event" -> type = value;
-        case "data" -> {
+      if (end > line && pending[line] != ':') {
+        int colon = indexOf(line, end, (byte) ':');
+        int nameEnd = colon < 0 ? end : colon;
+        int value = colon < 0 ? end : colon + 1;
+        if (value < end && pending[value] == ' ') {
+          value++;
+        }
+        if (is(line, nameEnd, DATA)) {
           if (data == null) {
-            data = new StringBuilder(value);
+            data = raw.slice(value - from, end - from);
           } else {
-            data.append('\n').append(value);
+            if (!joined) {
+              data = Buffer.buffer(data.length() + end - value + 64).appendBuffer(data);
+              joined = true;
+            }
+            data.appendByte((byte) '\n').appendBytes(pending, value, end - value);
           }
+        } else if (is(line, nameEnd, ID)) {
+          id = new String(pending, value, end - value, StandardCharsets.UTF_8);
+        } else if (is(line, nameEnd, EVENT)) {
+          type = new String(pending, value, end - value, StandardCharsets.UTF_8);
         }
-        default -> {
-          // retry: and unknown fields are forwarded in raw, nothing to read.
-        }
+        // retry: and unknown fields are forwarded in raw, nothing to read.
+      }
+      // Past the line's end: CRLF counts as one.
+      line = end + (end + 1 < to && pending[end] == '\r' && pending[end + 1] == '\n' ? 2 : 1);
+    }
+    sink.accept(new SseEvent(raw, id, type, data));
+  }
+
+  private int indexOf(int from, int to, byte b) {
+    for (int i = from; i < to; i++) {
+      if (pending[i] == b) {
+        return i;
       }
     }
-    sink.accept(new SseEvent(raw, id, type, data == null ? null : data.toString()));
+    return -1;
+  }
+
+  private boolean is(int from, int to, byte[] name) {
+    return to - from == name.length && Arrays.equals(pending, from, to, name, 0, name.length);
   }
 }

@@ -91,7 +91,8 @@ final class AgentReply {
     }
     message.put("id", clientId);
     if (streaming) {
-      res.end(SseEvent.format(null, null, message.encode()));
+      Buffer event = bytes == null ? null : MessageSplice.eventWithId(bytes, clientId);
+      res.end(event != null ? event : SseEvent.format(null, null, message.encode()));
       return;
     }
     Buffer spliced = bytes == null ? null : MessageSplice.withId(bytes, clientId);

@@ -250,7 +250,7 @@ final class Attempt {
         return null;
       }
       settle(classify(mine), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
-      call.reply().answer(mine);
+      call.reply().answer(mine, answerMessage);
       return null;
     }, clean -> {
       if (!settled()) {
@@ -350,10 +350,10 @@ final class Attempt {
   }
 
   private JsonObject ownAnswer(SseEvent event) {
-    if (!event.isMessage() || event.data().indexOf(upstreamId) < 0) {
+    if (!event.isMessage() || event.dataText().indexOf(upstreamId) < 0) {
       return null;
     }
-    return ownAnswer(Buffer.buffer(event.data()));
+    return ownAnswer(event.data());
   }
 
   private JsonObject ownAnswer(Buffer body) {

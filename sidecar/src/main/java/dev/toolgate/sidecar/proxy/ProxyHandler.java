@@ -264,7 +264,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
    */
   private Buffer rewriteStreamEvent(UpstreamRoute route, String scope, SseEvent event) {
     if ("endpoint".equals(event.type()) && event.data() != null) {
-      String local = LegacyEndpoint.rewrite(route, event.data());
+      String local = LegacyEndpoint.rewrite(route, event.dataText());
       if (local == null) {
         LOG.warn("upstream '{}' sent a legacy endpoint on another origin; dropped it so agents "
             + "cannot bypass the sidecar", route.name());
@@ -272,7 +272,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       }
       return SseEvent.format(event.id(), event.type(), local);
     }
-    if (!event.isMessage() || event.data().indexOf(ToolCallHandler.ID_PREFIX) < 0) {
+    if (!event.isMessage() || event.dataText().indexOf(ToolCallHandler.ID_PREFIX) < 0) {
       return event.raw();
     }
     JsonObject message;

@@ -48,6 +48,21 @@ class MessageSpliceTest {
   }
 
   @Test
+  void writesAnAnswerAsOneEventOnOneDataLine() {
+    Buffer event = MessageSplice.eventWithId(Buffer.buffer("{\"id\":\"tg-x-a1\", \"result\":{\"isError\":false}}"), 7);
+
+    assertThat(event.toString()).isEqualTo("data: {\"id\":7, \"result\":{\"isError\":false}}\n\n");
+  }
+
+  @Test
+  void declinesAnEventWhenALineBreakWouldSplitItsDataLine() {
+    assertThat(MessageSplice.eventWithId(Buffer.buffer("{\"id\":1,\n\"result\":{}}"), 2)).isNull();
+    assertThat(MessageSplice.eventWithId(Buffer.buffer("{\"id\":1,\r\"result\":{}}"), 2)).isNull();
+    assertThat(MessageSplice.eventWithId(Buffer.buffer("{\"id\":1,\"result\":\"a\\nb\"}"), 2))
+        .as("an escaped line break is two plain bytes").isNotNull();
+  }
+
+  @Test
   void putsTheSidecarsMetaAtTheHeadOfTheParams() {
     String request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}";
 
@@ -166,16 +181,26 @@ class MessageSpliceTest {
 
     String answer = withId(text, newId);
     String request = withIdAndMeta(text, newId, META);
+    Buffer event = MessageSplice.eventWithId(Buffer.buffer(text), newId);
 
     JsonObject expected = new JsonObject(text).put("id", newId);
     if (!plainKeys(shuffled)) {
       // A key with an escape or a non-ASCII character: declined, re-encoded by the caller.
       assertThat(answer).as(text).isNull();
       assertThat(request).as(text).isNull();
+      assertThat(event).as(text).isNull();
       return;
     }
     assertThat(answer).as(text).isNotNull();
     assertThat(new JsonObject(answer)).isEqualTo(expected);
+    if (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+      assertThat(event).as(text).isNull();
+    } else {
+      List<SseEvent> events = new ArrayList<>();
+      new SseParser(events::add).feed(event);
+      assertThat(events).as(text).singleElement()
+          .satisfies(e -> assertThat(new JsonObject(e.data())).isEqualTo(expected));
+    }
     assertThat(request).as(text).isNotNull();
     expected.getJsonObject("params").put("_meta", META);
     assertThat(new JsonObject(request)).isEqualTo(expected);

@@ -19,7 +19,7 @@ class SseParserTest {
     assertThat(events).singleElement().satisfies(e -> {
       assertThat(e.id()).isEqualTo("7");
       assertThat(e.type()).isEqualTo("message");
-      assertThat(e.data()).isEqualTo("{\"a\":\n1}");
+      assertThat(e.dataText()).isEqualTo("{\"a\":\n1}");
       assertThat(e.isMessage()).isTrue();
     });
   }
@@ -29,9 +29,9 @@ class SseParserTest {
     parser.feed(Buffer.buffer("data: one\n"));
     assertThat(events).isEmpty();
     parser.feed(Buffer.buffer("\nda"));
-    assertThat(events).extracting(SseEvent::data).containsExactly("one");
+    assertThat(events).extracting(SseEvent::dataText).containsExactly("one");
     parser.feed(Buffer.buffer("ta: two\n\n"));
-    assertThat(events).extracting(SseEvent::data).containsExactly("one", "two");
+    assertThat(events).extracting(SseEvent::dataText).containsExactly("one", "two");
   }
 
   @Test
@@ -53,8 +53,29 @@ class SseParserTest {
     parser.feed(Buffer.buffer("data: cr\r\r"));
     parser.feed(Buffer.buffer("data: next\n\n"));
 
-    assertThat(events).extracting(SseEvent::data).containsExactly("crlf", "cr", "next");
+    assertThat(events).extracting(SseEvent::dataText).containsExactly("crlf", "cr", "next");
     assertThat(events.get(0).raw().toString()).isEqualTo("data: crlf\r\n\r\n");
+  }
+
+  @Test
+  void readsFieldsWithoutTheOptionalSpaceAndSkipsCommentLinesAndUnknownFields() {
+    parser.feed(Buffer.buffer("id:3\n: note\nevent:message\nretry: 100\nflavour: x\ndata:{}\ndata\n\n"));
+
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.id()).isEqualTo("3");
+      assertThat(e.type()).isEqualTo("message");
+      assertThat(e.dataText()).as("a field without a colon has an empty value").isEqualTo("{}\n");
+    });
+  }
+
+  @Test
+  void decodesUtf8InValuesAndKeepsTheirOtherBytes() {
+    parser.feed(Buffer.buffer("id: é:1\ndata: {\"a\":\"日本 : x\"}\r\n\r\n"));
+
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.id()).isEqualTo("é:1");
+      assertThat(e.dataText()).isEqualTo("{\"a\":\"日本 : x\"}");
+    });
   }
 
   @Test
@@ -71,7 +92,7 @@ class SseParserTest {
 
     assertThat(events).singleElement().satisfies(e -> {
       assertThat(e.id()).isEqualTo("9");
-      assertThat(e.data()).isEqualTo("line1\nline2");
+      assertThat(e.dataText()).isEqualTo("line1\nline2");
     });
   }
 }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A tool call's bytes on their way through the sidecar, seen by an upstream that records them raw
- * and answers with bytes of its own: only the id and the sidecar's {@code _meta} change, unless the
- * message could mean two things.
+ * and answers with bytes of its own, as JSON or on an SSE stream: only the id and the sidecar's
+ * {@code _meta} change, unless the message could mean two things or would not fit one line.
  */
 class MessageBytesIT {
 
@@ -32,6 +32,7 @@ class MessageBytesIT {
   private final List<String> received = new CopyOnWriteArrayList<>();
   /** The upstream's answer, {@code $ID} standing for the request's id as JSON. */
   private volatile String answer;
+  private volatile String answerType = "application/json";
   private HttpServer upstream;
   private SidecarFixture f;
 
@@ -41,7 +42,7 @@ class MessageBytesIT {
         .requestHandler(req -> req.body().onSuccess(body -> {
           received.add(body.toString());
           String id = Json.encode(new JsonObject(body).getValue("id"));
-          req.response().putHeader("Content-Type", "application/json").end(answer.replace("$ID", id));
+          req.response().putHeader("Content-Type", answerType).end(answer.replace("$ID", id));
         }))
         .listen(0, "127.0.0.1")
         .await(10, TimeUnit.SECONDS);
@@ -72,6 +73,30 @@ class MessageBytesIT {
             + "},"));
     assertThat(reply.statusCode()).isEqualTo(200);
     assertThat(reply.body()).isEqualTo(answer.replace("$ID", "\"agent-1\""));
+  }
+
+  @Test
+  void passesAnAnswerOnAStreamOnAsItCameWithOnlyTheIdChanged() throws Exception {
+    String json = "{\"result\": {\"content\": [{\"type\": \"text\", \"text\": \"é \\u00e9\"}]}, \"id\": $ID, \"jsonrpc\": \"2.0\"}";
+    answerType = "text/event-stream";
+    answer = "id: s:0\nretry: 500\ndata: \n\nid: s:1\nevent: message\ndata: " + json + "\n\n";
+
+    HttpResponse<String> reply = f.send(f.post(UPSTREAM, SidecarFixture.toolCall("agent-2", "lookup", "{}", null)));
+
+    assertThat(reply.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+    assertThat(reply.body()).isEqualTo("id: s:0\nretry: 500\ndata: \n\n"
+        + "data: " + json.replace("$ID", "\"agent-2\"") + "\n\n");
+    assertThat(f.events.first("lookup").result()).isEqualTo("success");
+  }
+
+  @Test
+  void reEncodesAnAnswerOnAStreamWhoseDataSpansLinesIntoOneLine() throws Exception {
+    answerType = "text/event-stream";
+    answer = "event: message\ndata: {\"jsonrpc\": \"2.0\",\ndata:  \"id\": $ID,\r\ndata: \"result\": {\"content\": []}}\n\n";
+
+    HttpResponse<String> reply = f.send(f.post(UPSTREAM, SidecarFixture.toolCall(8, "lookup", "{}", null)));
+
+    assertThat(reply.body()).isEqualTo("data: {\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"content\":[]}}\n\n");
   }
 
   @Test
