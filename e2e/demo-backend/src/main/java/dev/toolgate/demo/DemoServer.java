@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /** The demo backend's HTTP side: MCP over Streamable HTTP plus the fault-control API. */
 final class DemoServer implements DemoBackend {
@@ -115,36 +116,19 @@ final class DemoServer implements DemoBackend {
       }
     } else if (path.startsWith("/faults/") && req.method() == HttpMethod.POST) {
       String tool = path.substring("/faults/".length());
-      req.body()
-          .onSuccess(
-              body -> {
-                try {
-                  faults.inject(tool, Fault.fromJson(body.toJsonObject()));
-                  req.response().setStatusCode(204).end();
-                } catch (RuntimeException e) {
-                  req.response().setStatusCode(400).end(e.getMessage());
-                }
-              });
+      setting(req, json -> faults.inject(tool, Fault.fromJson(json)));
     } else if (path.startsWith("/latency/") && req.method() == HttpMethod.POST) {
       String tool = path.substring("/latency/".length());
-      req.body()
-          .onSuccess(
-              body -> {
-                faults.latency(tool, body.toJsonObject().getLong("ms", 0L));
-                req.response().setStatusCode(204).end();
-              });
+      setting(req, json -> {
+        Object ms = json.getValue("ms", 0L);
+        if (!(ms instanceof Number n) || n.longValue() < 0 || n.doubleValue() != n.longValue()) {
+          throw new IllegalArgumentException("ms must be a whole number of milliseconds, at least 0, was " + ms);
+        }
+        faults.latency(tool, n.longValue());
+      });
     } else if (path.startsWith("/answers/") && req.method() == HttpMethod.POST) {
       String tool = path.substring("/answers/".length());
-      req.body()
-          .onSuccess(
-              body -> {
-                try {
-                  faults.answerFormat(tool, AnswerFormat.of(body.toJsonObject().getString("format")));
-                  req.response().setStatusCode(204).end();
-                } catch (RuntimeException e) {
-                  req.response().setStatusCode(400).end(e.getMessage());
-                }
-              });
+      setting(req, json -> faults.answerFormat(tool, AnswerFormat.of(json.getString("format"))));
     } else if (path.equals("/faults") && req.method() == HttpMethod.DELETE) {
       faults.clear();
       req.response().setStatusCode(204).end();
@@ -153,6 +137,18 @@ final class DemoServer implements DemoBackend {
     } else {
       req.response().setStatusCode(404).end();
     }
+  }
+
+  /** A setting posted as JSON: 204 once applied, 400 with the reason when it cannot be, nothing changed. */
+  private static void setting(HttpServerRequest req, Consumer<JsonObject> apply) {
+    req.body().onSuccess(body -> {
+      try {
+        apply.accept(body.toJsonObject());
+        req.response().setStatusCode(204).end();
+      } catch (RuntimeException e) {
+        req.response().setStatusCode(400).end(String.valueOf(e.getMessage()));
+      }
+    });
   }
 
   private void onPost(HttpServerRequest req) {
