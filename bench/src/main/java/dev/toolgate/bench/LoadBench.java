@@ -218,6 +218,28 @@ public final class LoadBench {
    * request through HttpClient costs this process enough CPU, 100 times a second, to slow a
    * starting sidecar on 2 cores by ~0.3 s (measured against a poller in another process).
    */
+  /** One second of load on one target. */
+  private interface Turn {
+    LoadGenerator.Result take(LoadGenerator g) throws Exception;
+  }
+
+  /**
+   * {@code seconds} one-second turns on each target, the targets taken in turn, each round starting
+   * one target further on; what each target's turns measured, added up.
+   */
+  private static Map<LoadGenerator, LoadGenerator.Result> inTurns(Map<Target, LoadGenerator> generators, int seconds,
+      Turn turn) throws Exception {
+    List<LoadGenerator> round = new ArrayList<>(generators.values());
+    Map<LoadGenerator, LoadGenerator.Result> sums = new LinkedHashMap<>();
+    for (int second = 0; second < seconds; second++) {
+      for (int k = 0; k < round.size(); k++) {
+        LoadGenerator g = round.get((second + k) % round.size());
+        sums.merge(g, turn.take(g), LoadGenerator.Result::plus);
+      }
+    }
+    return sums;
+  }
+
   /** One setting of the demo backend's; a refusal ends the run rather than measure something else. */
   private static void setBackend(String url, String json) throws Exception {
     HttpResponse<String> r = PROBE.send(HttpRequest.newBuilder(URI.create(url))
@@ -343,19 +365,19 @@ public final class LoadBench {
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured
-    // rate (its CPU per call read 1.14 instead of 0.29 at 500 calls/s).
+    // rate (its CPU per call read 1.14 instead of 0.29 at 500 calls/s). Warm-up, settling and
+    // saturation are taken in one-second turns over the targets, as the slices are: each target's
+    // load ends as near its measurement as the others', so none is measured while C2 still compiles
+    // more than the rest (loaded one after the other, the first of two identical full-policy
+    // sidecars read 11-15 % less CPU per call than the second: bench/README.md).
     int lowest = Collections.min(o.rates());
-    for (LoadGenerator g : generators.values()) {
-      g.saturate(o.inFlight(), o.warmup());
-      g.fixedRate(lowest, o.warmup());
-    }
+    inTurns(generators, o.warmup(), g -> g.saturate(o.inFlight(), 1));
+    inTurns(generators, o.warmup(), g -> g.fixedRate(lowest, 1));
     for (int rate : o.rates()) {
       System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
           "KiB/call", "gc ms", "errors", "load gc ms");
-      for (LoadGenerator g : generators.values()) {
-        g.fixedRate(rate, o.settle());
-      }
+      inTurns(generators, o.settle(), g -> g.fixedRate(rate, 1));
       // One-second slices, round-robin over the targets: whatever else the machine does during the
       // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
       Map<Target, Measured> measured = new LinkedHashMap<>();
@@ -402,12 +424,14 @@ public final class LoadBench {
             m.failed, m.generatorGcMillis);
       }
     }
-    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d s)%n%-22s %10s %10s %10s%n", o.inFlight(), o.seconds(),
+    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn)%n%-22s %10s %10s %10s%n",
+        o.inFlight(), o.seconds(),
         "target", "calls/s", "vs nginx", "p99 ms");
     Map<String, Double> saturation = new LinkedHashMap<>();
+    inTurns(generators, o.settle(), g -> g.saturate(o.inFlight(), 1));
+    Map<LoadGenerator, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), g -> g.saturate(o.inFlight(), 1));
     for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
-      e.getValue().saturate(o.inFlight(), o.settle());
-      LoadGenerator.Result r = e.getValue().saturate(o.inFlight(), o.seconds());
+      LoadGenerator.Result r = saturated.get(e.getValue());
       saturation.put(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f%n", e.getKey().name(), r.throughput(),
           saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",

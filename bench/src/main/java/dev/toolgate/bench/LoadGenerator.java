@@ -27,6 +27,13 @@ final class LoadGenerator implements AutoCloseable {
     double throughput() {
       return completed / seconds;
     }
+
+    /** Both results as one: calls and time added, latencies merged. */
+    Result plus(Result other) {
+      Histogram both = latencyMicros.copy();
+      both.add(other.latencyMicros);
+      return new Result(both, completed + other.completed, failed + other.failed, seconds + other.seconds);
+    }
   }
 
   private final Vertx vertx;

@@ -1,0 +1,31 @@
+package dev.toolgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class LoadGeneratorResultTest {
+
+  private static LoadGenerator.Result result(long latencyMicros, long calls, long failed, double seconds) {
+    Histogram h = new Histogram(60_000_000L, 3);
+    h.recordValueWithCount(latencyMicros, calls);
+    return new LoadGenerator.Result(h, calls, failed, seconds);
+  }
+
+  @Test
+  void addsTurnsIntoOneResultWithTheirCallsTimeAndLatencies() {
+    LoadGenerator.Result first = result(1_000, 300, 1, 1.0);
+    LoadGenerator.Result second = result(3_000, 100, 2, 1.5);
+
+    LoadGenerator.Result both = first.plus(second);
+
+    assertThat(both.completed()).isEqualTo(400);
+    assertThat(both.failed()).isEqualTo(3);
+    assertThat(both.throughput()).isEqualTo(400 / 2.5);
+    assertThat(both.latencyMicros().getTotalCount()).isEqualTo(400);
+    assertThat(both.latencyMicros().getValueAtPercentile(50)).isBetween(999L, 1_001L);
+    assertThat(both.latencyMicros().getValueAtPercentile(99)).isBetween(2_998L, 3_002L);
+    assertThat(first.latencyMicros().getTotalCount()).as("the turns themselves unchanged").isEqualTo(300);
+  }
+}
