@@ -13,8 +13,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The answer format set per tool, over real loopback HTTP as the benchmark sets and reads it. */
-class AnswerFormatIT {
+/**
+ * The settings per tool — answer format and service time — over real loopback HTTP, as the benchmark
+ * sets them: a bad value is refused with the reason, and the one in force is kept.
+ */
+class ToolSettingsIT {
 
   private static final String TOOL = "get_deployment_job";
 
@@ -38,6 +41,10 @@ class AnswerFormatIT {
   private HttpResponse<String> post(String path, String body) throws Exception {
     return client.send(HttpRequest.newBuilder(URI.create(base + path))
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> postLatency(String body) throws Exception {
+    return post("/latency/" + TOOL, body);
   }
 
   private HttpResponse<String> call(String tool) throws Exception {
@@ -96,5 +103,27 @@ class AnswerFormatIT {
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(refused.body()).isEqualTo("answer format must be one of json, sse, was 'xml'");
     assertThat(call(TOOL).headers().firstValue("Content-Type")).hasValue("text/event-stream");
+  }
+
+  @Test
+  void setsTheServiceTimeOfATool() throws Exception {
+    assertThat(postLatency("{\"ms\":25}").statusCode()).isEqualTo(204);
+
+    assertThat(backend.faults().latencyOf(TOOL)).isEqualTo(25);
+  }
+
+  @Test
+  void refusesAServiceTimeThatIsNotAWholeNumberOfMillisecondsAndKeepsTheOneInForce() throws Exception {
+    postLatency("{\"ms\":25}");
+
+    HttpResponse<String> words = postLatency("{\"ms\":\"slow\"}");
+    HttpResponse<String> negative = postLatency("{\"ms\":-1}");
+    HttpResponse<String> notJson = postLatency("ms=5");
+
+    assertThat(words.statusCode()).isEqualTo(400);
+    assertThat(words.body()).isEqualTo("ms must be a whole number of milliseconds, at least 0, was slow");
+    assertThat(negative.body()).isEqualTo("ms must be a whole number of milliseconds, at least 0, was -1");
+    assertThat(notJson.statusCode()).isEqualTo(400);
+    assertThat(backend.faults().latencyOf(TOOL)).isEqualTo(25);
   }
 }
