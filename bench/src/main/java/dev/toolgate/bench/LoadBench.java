@@ -213,28 +213,25 @@ public final class LoadBench {
   /** One client for the benchmark's own requests (each HttpClient owns a selector thread), HTTP/1.1 as a kubelet asks. */
   private static final HttpClient PROBE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-  /**
-   * Whether {@code url} answers 200. The port is tried first with a bare connect: a refused
-   * request through HttpClient costs this process enough CPU, 100 times a second, to slow a
-   * starting sidecar on 2 cores by ~0.3 s (measured against a poller in another process).
-   */
   /** One second of load on one target. */
   private interface Turn {
-    LoadGenerator.Result take(LoadGenerator g) throws Exception;
+    LoadGenerator.Result take(Target target, LoadGenerator g) throws Exception;
   }
 
   /**
    * {@code seconds} one-second turns on each target, the targets taken in turn, each round starting
-   * one target further on; what each target's turns measured, added up.
+   * one target further on: no target always follows the same one (in a fixed order, direct loaded
+   * twice measured +1.9 ms p99 slice by slice against itself). Returns what each target's turns
+   * measured, added up.
    */
-  private static Map<LoadGenerator, LoadGenerator.Result> inTurns(Map<Target, LoadGenerator> generators, int seconds,
+  private static Map<Target, LoadGenerator.Result> inTurns(Map<Target, LoadGenerator> generators, int seconds,
       Turn turn) throws Exception {
-    List<LoadGenerator> round = new ArrayList<>(generators.values());
-    Map<LoadGenerator, LoadGenerator.Result> sums = new LinkedHashMap<>();
+    List<Map.Entry<Target, LoadGenerator>> round = new ArrayList<>(generators.entrySet());
+    Map<Target, LoadGenerator.Result> sums = new LinkedHashMap<>();
     for (int second = 0; second < seconds; second++) {
       for (int k = 0; k < round.size(); k++) {
-        LoadGenerator g = round.get((second + k) % round.size());
-        sums.merge(g, turn.take(g), LoadGenerator.Result::plus);
+        Map.Entry<Target, LoadGenerator> e = round.get((second + k) % round.size());
+        sums.merge(e.getKey(), turn.take(e.getKey(), e.getValue()), LoadGenerator.Result::plus);
       }
     }
     return sums;
@@ -250,6 +247,11 @@ public final class LoadBench {
     }
   }
 
+  /**
+   * Whether {@code url} answers 200. The port is tried first with a bare connect: a refused
+   * request through HttpClient costs this process enough CPU, 100 times a second, to slow a
+   * starting sidecar on 2 cores by ~0.3 s (measured against a poller in another process).
+   */
   private static boolean ok(String url) {
     URI uri = URI.create(url);
     try (Socket socket = new Socket()) {
@@ -371,34 +373,28 @@ public final class LoadBench {
     // more than the rest (loaded one after the other, the first of two identical full-policy
     // sidecars read 11-15 % less CPU per call than the second: bench/README.md).
     int lowest = Collections.min(o.rates());
-    inTurns(generators, o.warmup(), g -> g.saturate(o.inFlight(), 1));
-    inTurns(generators, o.warmup(), g -> g.fixedRate(lowest, 1));
+    inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));
+    inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1));
     for (int rate : o.rates()) {
       System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
           "KiB/call", "gc ms", "errors", "load gc ms");
-      inTurns(generators, o.settle(), g -> g.fixedRate(rate, 1));
+      inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1));
       // One-second slices, round-robin over the targets: whatever else the machine does during the
       // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
       Map<Target, Measured> measured = new LinkedHashMap<>();
       generators.keySet().forEach(t -> measured.put(t, new Measured()));
-      List<Map.Entry<Target, LoadGenerator>> round = new ArrayList<>(generators.entrySet());
-      for (int slice = 0; slice < o.seconds(); slice++) {
-        // Each round starts one target further on: no target always follows the same one (with a
-        // fixed order, direct loaded twice measured +1.9 ms p99 slice by slice against itself).
-        for (int k = 0; k < round.size(); k++) {
-          Map.Entry<Target, LoadGenerator> e = round.get((slice + k) % round.size());
-          Target t = e.getKey();
-          double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
-          long gc = generatorGcMillis();
-          JvmCounters jvm = t.jvmCounters();
-          long switches = t.process() == null ? 0 : t.process().contextSwitches();
-          LoadGenerator.Result r = e.getValue().fixedRate(rate, 1);
-          long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
-          measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
-              switched, t.process(), jvm, t.jvmCounters());
-        }
-      }
+      inTurns(generators, o.seconds(), (t, g) -> {
+        double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
+        long gc = generatorGcMillis();
+        JvmCounters jvm = t.jvmCounters();
+        long switches = t.process() == null ? 0 : t.process().contextSwitches();
+        LoadGenerator.Result r = g.fixedRate(rate, 1);
+        long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
+        measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
+            switched, t.process(), jvm, t.jvmCounters());
+        return r;
+      });
       Histogram direct = null;
       Measured directSlices = null;
       for (Map.Entry<Target, Measured> e : measured.entrySet()) {
@@ -428,10 +424,10 @@ public final class LoadBench {
         o.inFlight(), o.seconds(),
         "target", "calls/s", "vs nginx", "p99 ms");
     Map<String, Double> saturation = new LinkedHashMap<>();
-    inTurns(generators, o.settle(), g -> g.saturate(o.inFlight(), 1));
-    Map<LoadGenerator, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), g -> g.saturate(o.inFlight(), 1));
-    for (Map.Entry<Target, LoadGenerator> e : generators.entrySet()) {
-      LoadGenerator.Result r = saturated.get(e.getValue());
+    inTurns(generators, o.settle(), (t, g) -> g.saturate(o.inFlight(), 1));
+    Map<Target, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), (t, g) -> g.saturate(o.inFlight(), 1));
+    for (Map.Entry<Target, LoadGenerator.Result> e : saturated.entrySet()) {
+      LoadGenerator.Result r = e.getValue();
       saturation.put(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f%n", e.getKey().name(), r.throughput(),
           saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",
