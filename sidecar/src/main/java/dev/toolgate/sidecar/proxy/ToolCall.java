@@ -28,13 +28,13 @@ import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.IsoInstant;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
-import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One tool call through the policy (DESIGN section 3): identify, admit (kill switch, approval,
@@ -360,8 +360,10 @@ final class ToolCall {
     done = true;
     if (ctx.idempotencyKey() != null) {
       if (o.answer() != null && o.result() != ResultClass.CANCELLED) {
-        ctx.reply().holdUntil(atMost(RECORD_WAIT_MS, s.idempotency().complete(ctx.idempotencyKey(),
-            o.answer().copy().put("id", null).encode(), ToolCallHandler.operationId(o.answer()), s.clock().millis())));
+        // Bounded and never failing: a store that is slow or down delays the answer, never loses it.
+        ctx.reply().holdUntil(s.idempotency().complete(ctx.idempotencyKey(),
+                o.answer().copy().put("id", null).encode(), ToolCallHandler.operationId(o.answer()), s.clock().millis())
+            .timeout(RECORD_WAIT_MS, TimeUnit.MILLISECONDS).otherwiseEmpty());
       } else if (o.ambiguous()) {
         s.idempotency().markAmbiguous(ctx.idempotencyKey(), null, s.clock().millis());
       } else {
@@ -370,20 +372,6 @@ final class ToolCall {
     }
     s.metrics().call(upstream, toolLabel, o.result().wireName());
     share(o.answer());
-  }
-
-  /** Completes when {@code f} does, or after {@code ms}, whichever comes first; never fails. */
-  private Future<Void> atMost(long ms, Future<?> f) {
-    if (f.isComplete()) {
-      return Future.succeededFuture();
-    }
-    Promise<Void> bounded = Promise.promise();
-    long timer = s.vertx().setTimer(ms, t -> bounded.tryComplete());
-    f.onComplete(r -> {
-      s.vertx().cancelTimer(timer);
-      bounded.tryComplete();
-    });
-    return bounded.future();
   }
 
   private void failed(Attempt.Outcome o, String why) {

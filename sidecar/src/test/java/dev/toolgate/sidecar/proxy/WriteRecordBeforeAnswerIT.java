@@ -16,7 +16,6 @@ import dev.toolgate.sidecar.state.SharedCircuits;
 import dev.toolgate.sidecar.state.Stores;
 import dev.toolgate.sidecar.support.SidecarFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -56,10 +55,13 @@ class WriteRecordBeforeAnswerIT {
   private Proxy proxy;
   private HttpServer front;
 
-  /** The in-memory store, except that completing a record takes as long as the test says. */
+  /**
+   * The in-memory store, except that completing a record takes as long as the test says; its future
+   * is bound to the calling event loop's context, as the shared store's are.
+   */
   private static final class HeldStore implements IdempotencyStore {
     final IdempotencyStore records = IdempotencyStore.inMemory(Stores.IDEMPOTENCY_RECORD_TTL_MS);
-    final Promise<Void> completion = Promise.promise();
+    final CompletableFuture<Void> completion = new CompletableFuture<>();
     volatile long completeCalledNanos;
 
     @Override
@@ -70,7 +72,8 @@ class WriteRecordBeforeAnswerIT {
     @Override
     public Future<Void> complete(String key, String answer, String operationId, long nowMs) {
       completeCalledNanos = System.nanoTime();
-      return records.complete(key, answer, operationId, nowMs).compose(v -> completion.future());
+      return records.complete(key, answer, operationId, nowMs)
+          .compose(v -> Future.fromCompletionStage(completion, Vertx.currentContext()));
     }
 
     @Override
@@ -122,7 +125,7 @@ class WriteRecordBeforeAnswerIT {
 
     await("the answer held while the record is being completed").during(Duration.ofMillis(200))
         .atMost(Duration.ofSeconds(1)).until(() -> !answer.isDone());
-    vertx.runOnContext(v -> store.completion.complete());
+    store.completion.complete(null);
 
     HttpResponse<String> r = answer.get(10, TimeUnit.SECONDS);
     assertThat(r.statusCode()).isEqualTo(200);
