@@ -420,6 +420,7 @@ public final class LoadBench {
             m.failed, m.generatorGcMillis);
       }
     }
+    oneAtATime(generators, o.settle(), o.seconds());
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn)%n%-22s %10s %10s %10s%n",
         o.inFlight(), o.seconds(),
         "target", "calls/s", "vs nginx", "p99 ms");
@@ -516,6 +517,38 @@ public final class LoadBench {
       Thread.currentThread().interrupt();
       return "running";
     }
+  }
+
+  /**
+   * Each call sent as soon as the previous one is answered, as an agent calls its tools one after
+   * the other: no call waits behind another, so what a proxy adds is its own work and its two
+   * wake-ups. At a fixed rate on two cores the calls also queue behind each other's work, and
+   * nginx's delta can fall below what a run resolves (its {@code direct (control)} row).
+   */
+  private static void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
+    System.out.printf(Locale.ROOT, "%none call at a time (closed loop: each call sent when the previous one is answered,"
+        + " %d one-second turns per target taken in turn)%n%-22s %10s %8s %8s %8s %8s %13s%n",
+        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx");
+    inTurns(generators, settle, (t, g) -> g.saturate(1, 1));
+    Map<Target, LoadGenerator.Result> results = inTurns(generators, seconds, (t, g) -> g.saturate(1, 1));
+    Histogram direct = results.values().iterator().next().latencyMicros();
+    double nginxDelta = results.entrySet().stream().filter(e -> e.getKey().name().equals("nginx"))
+        .mapToDouble(e -> ms(e.getValue().latencyMicros(), 50) - ms(direct, 50)).findFirst().orElse(Double.NaN);
+    for (Map.Entry<Target, LoadGenerator.Result> e : results.entrySet()) {
+      Histogram h = e.getValue().latencyMicros();
+      double delta = ms(h, 50) - ms(direct, 50);
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s%n", e.getKey().name(),
+          e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
+          h == direct ? "-" : timesNginx(delta, nginxDelta));
+    }
+  }
+
+  /**
+   * A target's added latency as a multiple of nginx's, or "-" where nginx's is not above zero (or
+   * nginx was not loaded): a ratio to a delta the run does not resolve says nothing.
+   */
+  static String timesNginx(double delta, double nginxDelta) {
+    return Double.isNaN(nginxDelta) || nginxDelta <= 0 ? "-" : String.format(Locale.ROOT, "%.2f", delta / nginxDelta);
   }
 
   /**
