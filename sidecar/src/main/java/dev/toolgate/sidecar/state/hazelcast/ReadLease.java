@@ -7,8 +7,11 @@ package dev.toolgate.sidecar.state.hazelcast;
  * <p>Algorithm: a lease belongs to the second its reads were counted in, so the shared rate
  * window stays exact to the second. When a refill is needed within the same second the session's
  * demand outgrew the lease, and the next one doubles ({@code 1, 2, 4 … MAX_EXTRA}); at a new second
- * the lease is sized to what the previous second served. Reads left at the end of their second are
- * given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
+ * the lease is sized to what its last second with reads served, if that was at most
+ * {@link #PAUSE_MEMORY_SECONDS} ago: an agent's calls come in bursts, and a burst after a pause
+ * would otherwise start over at one read and wait for a round trip at each doubling (eight of them
+ * to reach {@code MAX_EXTRA}: bench/README.md, "A burst's lease"). Reads left at the end of their
+ * second are given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
  * the periodic sweep. Never over a limit: every read handed out was counted first. The price is
  * that another replica serving the same session may be refused early, by at most
  * {@link #MAX_EXTRA} reads, until the lease's second ends and its rest is returned.
@@ -26,6 +29,8 @@ final class ReadLease {
 
   /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
   static final int MAX_EXTRA = 256;
+  /** How long a paused session's last second with reads still sizes its next lease (and the lease is kept). */
+  static final int PAUSE_MEMORY_SECONDS = 10;
 
   /** Reads counted in {@code second} and not handed out. */
   record Unused(long second, int reads) {
@@ -88,9 +93,9 @@ final class ReadLease {
     return unused > 0 && second < nowSecond;
   }
 
-  /** Whether the lease has served nothing since before {@code nowSecond - 1} and holds nothing. */
+  /** Whether the lease holds nothing and its last second is too old to size the next one. */
   synchronized boolean idle(long nowSecond) {
-    return unused == 0 && second < nowSecond - 1;
+    return unused == 0 && second < nowSecond - PAUSE_MEMORY_SECONDS;
   }
 
   /** The lease's size after a refill in {@code nowSecond}: the reads it holds beyond the calls that ask. */
@@ -98,7 +103,7 @@ final class ReadLease {
     if (nowSecond == second) {
       return Math.min(MAX_EXTRA, Math.max(1, 2 * extra));
     }
-    if (nowSecond == second + 1) {
+    if (nowSecond > second && nowSecond - second <= PAUSE_MEMORY_SECONDS) {
       return Math.min(MAX_EXTRA, Math.max(0, served - 1));
     }
     return 0;

@@ -37,7 +37,27 @@ class ReadLeaseTest {
     }
 
     assertThat(lease.wanted(101)).as("12 served in second 100: the asking call and 11 more").isEqualTo(11);
-    assertThat(lease.wanted(103)).as("after an idle second, start over").isZero();
+  }
+
+  @Test
+  void aSessionBackFromAPauseStartsAtItsLastSecondsSize() {
+    lease.refilled(100, 0, 1, 11);
+    while (lease.take(100)) {
+      // 12 served in second 100
+    }
+
+    assertThat(lease.wanted(103)).as("back after two idle seconds").isEqualTo(11);
+    assertThat(lease.wanted(100 + ReadLease.PAUSE_MEMORY_SECONDS)).isEqualTo(11);
+  }
+
+  @Test
+  void aSessionBackAfterALongerPauseStartsOver() {
+    lease.refilled(100, 0, 1, 11);
+    while (lease.take(100)) {
+      // 12 served in second 100
+    }
+
+    assertThat(lease.wanted(101 + ReadLease.PAUSE_MEMORY_SECONDS)).isZero();
   }
 
   @Test
@@ -62,13 +82,13 @@ class ReadLeaseTest {
   }
 
   @Test
-  void isIdleOnceEmptyAndASecondOlder() {
+  void isIdleOnceEmptyAndItsLastSecondTooOldToSizeTheNext() {
     lease.refilled(100, 1, 1, 1);
 
     assertThat(lease.idle(103)).as("still holds a read").isFalse();
     lease.close(103);
-    assertThat(lease.idle(101)).isFalse();
-    assertThat(lease.idle(102)).isTrue();
+    assertThat(lease.idle(100 + ReadLease.PAUSE_MEMORY_SECONDS)).as("still sizes the next lease").isFalse();
+    assertThat(lease.idle(101 + ReadLease.PAUSE_MEMORY_SECONDS)).isTrue();
   }
 
   @Test
