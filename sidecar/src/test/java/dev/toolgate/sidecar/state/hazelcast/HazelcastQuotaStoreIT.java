@@ -114,6 +114,25 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
+  void aBurstAfterAPauseMakesOneRoundTripInsteadOfOneAtEachDoubling() throws Exception {
+    for (int i = 0; i < 100; i++) {
+      assertThat(read(store, ROOMY, T0 + i * 5L)).isTrue();
+    }
+    store.expire(T0 + 3_000, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
+        .as("the first burst's unused reads given back during the pause").isEqualTo(100));
+    long versionBefore = version();
+
+    long back = T0 + 4_000;
+    for (int i = 0; i < 100; i++) {
+      assertThat(read(store, ROOMY, back + i * 5L)).isTrue();
+    }
+
+    assertThat(version() - versionBefore).as("compare-and-sets for 100 reads after three idle seconds").isEqualTo(1);
+    assertThat(storedReads()).isEqualTo(200);
+  }
+
+  @Test
   void aBusySessionsFullLeaseIsToppedUpBeforeItRunsOutSoItsReadsNeverWait() throws Exception {
     Quotas roomier = new Quotas(new SessionQuota(100_000, 15), null, 1_000_000, null, null);
     int busy = ReadLease.MAX_EXTRA + 10;
