@@ -11,10 +11,10 @@ package dev.toolgate.sidecar.state.hazelcast;
  * {@link #PAUSE_MEMORY_SECONDS} ago: an agent's calls come in bursts, and a burst after a pause
  * would otherwise start over at one read and wait for a round trip at each doubling (eight of them
  * to reach {@code MAX_EXTRA}: bench/README.md, "A burst's lease"). Reads left at the end of their
- * second are given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
- * the periodic sweep. Never over a limit: every read handed out was counted first. The price is
- * that another replica serving the same session may be refused early, by at most
- * {@link #MAX_EXTRA} reads, until the lease's second ends and its rest is returned.
+ * second are given up ({@link #close}) and returned to the shared entry by the session's next
+ * round trip or by the periodic sweep. Never over a limit: every read handed out was counted
+ * first. The price is that another replica serving the same session may be refused early, by at
+ * most {@link #MAX_EXTRA} reads, until the lease's second ends and its rest is returned.
  *
  * <p>A lease at its largest size ({@code MAX_EXTRA}, a session calling more than that many times a
  * second) is <em>topped up</em> when half of it is left: one refill, in the background, back to
@@ -29,7 +29,7 @@ final class ReadLease {
 
   /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
   static final int MAX_EXTRA = 256;
-  /** How long a paused session's last second with reads still sizes its next lease (and the lease is kept). */
+  /** How long a paused session's last second with reads sizes its next lease (kept that long). */
   static final int PAUSE_MEMORY_SECONDS = 10;
 
   /** Reads counted in {@code second} and not handed out. */
