@@ -36,12 +36,13 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What the sidecar costs an agent, side by side in one run: MCP {@code tools/call} traffic (1 KiB of
- * arguments) at fixed rates and to saturation, against the demo backend with a fixed service time,
+ * arguments) at fixed rates, one call at a time and to saturation, against the demo backend with a fixed service time,
  * direct; through Debian's nginx as a plain reverse proxy; through the sidecar in pass-through (no
  * tool rule); and through the sidecar enforcing seed 000's policy with its shared state on a
  * Hazelcast member. Every server is its own process; the load comes from this JVM. Prints latency
  * added over direct (p50, p99, p99.9), CPU per 1,000 calls/s, resident memory under load, the
- * saturation throughput against nginx's, and the sidecar's time from process start to ready.
+ * added p50 one call at a time against nginx's, the saturation throughput against nginx's, and the
+ * sidecar's time from process start to ready.
  *
  * <p>Run with {@code bench/run} (see bench/README.md); {@code --help} lists the options.
  */

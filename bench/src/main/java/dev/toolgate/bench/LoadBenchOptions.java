@@ -48,12 +48,13 @@ record LoadBenchOptions(
       new Option("--rates", "LIST", "500,1000,2000", Kind.RATES, "fixed rates to measure, calls/s"),
       new Option("--seconds", "N", "10", Kind.POSITIVE,
           "measured seconds per target and rate, taken as one-second slices round-robin over the targets,"
-              + " and the seconds of each target's saturation run, taken the same way"),
+              + " and the seconds of each target's one-call-at-a-time and saturation runs, taken the same way"),
       new Option("--warmup", "N", "5", Kind.NON_NEGATIVE,
           "warm-up seconds per target at saturation, then as many at the lowest rate, round-robin"),
       new Option("--settle", "N", "3", Kind.NON_NEGATIVE,
-          "seconds of each rate's load per target before its slices, and at saturation before the"
-              + " saturation run, round-robin, not counted: a target that sat idle does not start cold"),
+          "seconds of each rate's load per target before its slices, and of the same load before the"
+              + " one-call-at-a-time and saturation runs, round-robin, not counted: a target that sat idle"
+              + " does not start cold"),
       new Option("--in-flight", "N", "64", Kind.POSITIVE, "concurrent calls at saturation"),
       new Option("--service-ms", "N", "1", Kind.NON_NEGATIVE, "the backend's service time per call"),
       new Option("--answers", "FORMAT", "json", Kind.ANSWERS,
