@@ -78,7 +78,7 @@ public class MessagePassingBench {
   public Buffer answerOnAStream() {
     Buffer[] toAgent = new Buffer[1];
     new SseParser(event -> {
-      if (event.isMessage() && event.dataText().indexOf(UPSTREAM_ID) >= 0) {
+      if (event.isMessage() && event.dataContains(UPSTREAM_ID)) {
         JsonObject message = new JsonObject(event.data());
         Buffer spliced = MessageSplice.eventWithId(event.data(), 1);
         toAgent[0] = spliced != null ? spliced : SseEvent.format(null, null, message.put("id", 1).encode());

@@ -20,6 +20,28 @@ public record SseEvent(Buffer raw, String id, String type, Buffer data) {
     return data != null && data.length() > 0 && (type == null || type.equals("message"));
   }
 
+  /**
+   * Whether the data holds {@code text}, searched in its UTF-8 bytes: a relay asks this of every
+   * event it passes on, and decoding each event's data only to search it would copy it twice.
+   */
+  public boolean dataContains(String text) {
+    if (data == null) {
+      return false;
+    }
+    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+    int last = data.length() - needle.length;
+    for (int i = 0; i <= last; i++) {
+      int j = 0;
+      while (j < needle.length && data.getByte(i + j) == needle[j]) {
+        j++;
+      }
+      if (j == needle.length) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The data as text, or null when the event has none. */
   public String dataText() {
     return data == null ? null : data.toString(StandardCharsets.UTF_8);

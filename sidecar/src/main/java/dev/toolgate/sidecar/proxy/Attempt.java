@@ -350,7 +350,7 @@ final class Attempt {
   }
 
   private JsonObject ownAnswer(SseEvent event) {
-    if (!event.isMessage() || event.dataText().indexOf(upstreamId) < 0) {
+    if (!event.isMessage() || !event.dataContains(upstreamId)) {
       return null;
     }
     return ownAnswer(event.data());

@@ -272,7 +272,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       }
       return SseEvent.format(event.id(), event.type(), local);
     }
-    if (!event.isMessage() || event.dataText().indexOf(ToolCallHandler.ID_PREFIX) < 0) {
+    if (!event.isMessage() || !event.dataContains(ToolCallHandler.ID_PREFIX)) {
       return event.raw();
     }
     JsonObject message;

@@ -69,6 +69,17 @@ class SseParserTest {
   }
 
   @Test
+  void findsTextInTheDataBytesIncludingUtf8() {
+    parser.feed(Buffer.buffer("data: {\"id\":\"tg-1-a1\",\"x\":\"日本\"}\n\n: keep-alive\n\n"));
+
+    assertThat(events.get(0).dataContains("tg-1-a1")).isTrue();
+    assertThat(events.get(0).dataContains("日本\"}")).isTrue();
+    assertThat(events.get(0).dataContains("tg-1-a2")).isFalse();
+    assertThat(events.get(0).dataContains("{\"id\":\"tg-1-a1\",\"x\":\"日本\"} and more")).isFalse();
+    assertThat(events.get(1).dataContains("keep")).as("a comment has no data").isFalse();
+  }
+
+  @Test
   void decodesUtf8InValuesAndKeepsTheirOtherBytes() {
     parser.feed(Buffer.buffer("id: é:1\ndata: {\"a\":\"日本 : x\"}\r\n\r\n"));
 
