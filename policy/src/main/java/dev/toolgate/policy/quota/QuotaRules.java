@@ -50,6 +50,22 @@ public final class QuotaRules {
    * with {@link #returnReads}. Never counts past a limit.
    */
   public static Reservation reserveReads(Usage usage, int reads, Quotas quotas, long nowMs) {
+    return reserve(usage, reads, quotas, nowMs, false);
+  }
+
+  /**
+   * Counts up to {@code reads} read calls in the second after that of {@code nowMs}, before it
+   * starts: a lease for the next second, reserved while this one ends so that its first reads do
+   * not wait. They are checked against the minute that ends now and counted in every minute
+   * checked until their second has passed ({@link RateWindow#countAhead}), so they may be served
+   * from now on without ever being missing from a minute they were served in. Given back with
+   * {@link #returnReads} and their own second. Never counts past a limit.
+   */
+  public static Reservation reserveReadsAhead(Usage usage, int reads, Quotas quotas, long nowMs) {
+    return reserve(usage, reads, quotas, nowMs, true);
+  }
+
+  private static Reservation reserve(Usage usage, int reads, Quotas quotas, long nowMs, boolean ahead) {
     if (reads < 0) {
       throw new IllegalArgumentException("reads to reserve must be >= 0, was " + reads);
     }
@@ -60,8 +76,9 @@ public final class QuotaRules {
     if (granted == 0) {
       return new Reservation(0, u);
     }
+    RateWindow rate = ahead ? u.rate().countAhead(nowMs, granted) : u.rate().count(nowMs, granted);
     return new Reservation(granted, new Usage(u.reads() + granted, u.writes(), u.extraReads(),
-        u.extraWrites(), nowMs, u.rate().count(nowMs, granted)));
+        u.extraWrites(), nowMs, rate));
   }
 
   /**

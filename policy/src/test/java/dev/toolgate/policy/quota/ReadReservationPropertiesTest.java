@@ -54,6 +54,54 @@ class ReadReservationPropertiesTest {
     assertThat(returned.rate().inLastMinute(later)).isEqualTo(single.rate().inLastMinute(later));
   }
 
+  @Property
+  void readsReservedAheadAreInEveryMinuteTheyMayBeServedIn(
+      @ForAll @IntRange(min = 1, max = 40) int readQuota,
+      @ForAll @IntRange(min = 1, max = 40) int ratePerMinute,
+      @ForAll @IntRange(min = 0, max = 60) int earlierReads,
+      @ForAll @IntRange(min = 0, max = 40) int asked,
+      @ForAll @IntRange(min = 0, max = 61) int laterSeconds) {
+    Quotas quotas = new Quotas(new SessionQuota(readQuota, 10), null, ratePerMinute, null, null);
+    Usage before = history(earlierReads, quotas);
+    long now = START_MS + 5_800;
+
+    QuotaRules.Reservation ahead = QuotaRules.reserveReadsAhead(before, asked, quotas, now);
+
+    // Served now (early) or in the next second: as strict as single calls at either time.
+    QuotaRules.Reservation servedNow = oneByOne(before, asked, quotas, now);
+    QuotaRules.Reservation servedNext = oneByOne(before, asked, quotas, now + 1_000);
+    assertThat(ahead.granted()).isLessThanOrEqualTo(servedNow.granted());
+    assertThat(ahead.next().reads()).isEqualTo(before.reads() + ahead.granted());
+    long later = now + laterSeconds * 1000L;
+    int counted = ahead.next().rate().inLastMinute(later);
+    Usage ifServedNow = oneByOne(before, ahead.granted(), quotas, now).next();
+    Usage ifServedNext = oneByOne(before, ahead.granted(), quotas, now + 1_000).next();
+    if (later < now + 60_000) {
+      assertThat(counted).isGreaterThanOrEqualTo(ifServedNow.rate().inLastMinute(later));
+    }
+    if (later >= now + 1_000) {
+      assertThat(counted).isGreaterThanOrEqualTo(ifServedNext.rate().inLastMinute(later));
+    }
+    assertThat(servedNext.granted()).isGreaterThanOrEqualTo(ahead.granted());
+  }
+
+  @Property
+  void givingBackReadsReservedAheadLeavesNothingCounted(
+      @ForAll @IntRange(min = 0, max = 60) int earlierReads,
+      @ForAll @IntRange(min = 0, max = 40) int asked,
+      @ForAll @IntRange(min = 0, max = 70) int laterSeconds) {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
+    Usage before = history(earlierReads, quotas);
+    long now = START_MS + 5_800;
+    QuotaRules.Reservation ahead = QuotaRules.reserveReadsAhead(before, asked, quotas, now);
+
+    Usage returned = QuotaRules.returnReads(ahead.next(), ahead.granted(), now / 1000 + 1);
+
+    long later = now + laterSeconds * 1000L;
+    assertThat(returned.reads()).isEqualTo(before.reads());
+    assertThat(returned.rate().inLastMinute(later)).isEqualTo(before.rate().inLastMinute(later));
+  }
+
   /** {@code reads} single read calls at {@code nowMs}: how many were allowed, and the usage they left. */
   private static QuotaRules.Reservation oneByOne(Usage before, int reads, Quotas quotas, long nowMs) {
     Usage usage = before;
