@@ -73,20 +73,21 @@ public final class LoadBench {
       this(name, url, process, null);
     }
 
-    /** The sidecar JVM's counters now, from its own /metrics (zero for a target that is not a sidecar). */
-    JvmCounters jvmCounters() {
+    /** The sidecar's counters now, from its own /metrics (zero for a target that is not a sidecar). */
+    SidecarCounters counters() {
       if (metricsUrl == null) {
-        return JvmCounters.NONE;
+        return SidecarCounters.NONE;
       }
       try {
         String body = PROBE.send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
             HttpResponse.BodyHandlers.ofString()).body();
-        return new JvmCounters(sum(body, "jvm_gc_memory_allocated_bytes_total"), 1000 * sum(body, "jvm_gc_pause_seconds_sum"));
+        return new SidecarCounters(sum(body, "jvm_gc_memory_allocated_bytes_total"), 1000 * sum(body, "jvm_gc_pause_seconds_sum"),
+            body.contains("\ntoolgate_quota_waits_total ") ? sum(body, "toolgate_quota_waits_total") : Double.NaN);
       } catch (IOException e) {
-        return JvmCounters.NONE;
+        return SidecarCounters.NONE;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return JvmCounters.NONE;
+        return SidecarCounters.NONE;
       }
     }
 
@@ -97,11 +98,13 @@ public final class LoadBench {
   }
 
   /**
-   * Bytes a JVM allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted at each young
-   * GC) and its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}).
+   * Bytes a sidecar's JVM allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted at
+   * each young GC), its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}), and its quota checks
+   * that waited for the shared state ({@code toolgate_quota_waits_total}; NaN where it has none:
+   * local state, or a compared build from before the metric).
    */
-  record JvmCounters(double allocatedBytes, double gcMillis) {
-    static final JvmCounters NONE = new JvmCounters(0, 0);
+  record SidecarCounters(double allocatedBytes, double gcMillis, double quotaWaits) {
+    static final SidecarCounters NONE = new SidecarCounters(0, 0, Double.NaN);
   }
 
   /** A target's slices of one rate, added up; resident memory is the largest seen. */
@@ -117,13 +120,15 @@ public final class LoadBench {
     double anonymousMib;
     double allocatedBytes;
     double gcMillis;
+    double quotaWaits;
     long contextSwitches;
 
     void add(LoadGenerator.Result r, double cpu, long generatorGc, long switches, LocalProcess process,
-        JvmCounters before, JvmCounters after) {
+        SidecarCounters before, SidecarCounters after) {
       contextSwitches += switches;
       allocatedBytes += after.allocatedBytes() - before.allocatedBytes();
       gcMillis += after.gcMillis() - before.gcMillis();
+      quotaWaits += after.quotaWaits() - before.quotaWaits();
       latencyMicros.add(r.latencyMicros());
       sliceP99.add(ms(r.latencyMicros(), 99));
       failed += r.failed();
@@ -377,9 +382,9 @@ public final class LoadBench {
     inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));
     inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1));
     for (int rate : o.rates()) {
-      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s%n",
+      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
-          "KiB/call", "gc ms", "errors", "load gc ms");
+          "KiB/call", "gc ms", "errors", "load gc ms", "waits/1k");
       inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1));
       // One-second slices, round-robin over the targets: whatever else the machine does during the
       // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
@@ -388,12 +393,12 @@ public final class LoadBench {
       inTurns(generators, o.seconds(), (t, g) -> {
         double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
         long gc = generatorGcMillis();
-        JvmCounters jvm = t.jvmCounters();
+        SidecarCounters jvm = t.counters();
         long switches = t.process() == null ? 0 : t.process().contextSwitches();
         LoadGenerator.Result r = g.fixedRate(rate, 1);
         long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
         measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
-            switched, t.process(), jvm, t.jvmCounters());
+            switched, t.process(), jvm, t.counters());
         return r;
       });
       Histogram direct = null;
@@ -407,7 +412,7 @@ public final class LoadBench {
           directSlices = m;
         }
         double cpuPerThousand = m.cpuSeconds / m.seconds / (rate / 1000.0);
-        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7d %9d%n", t.name(),
+        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7d %9d %9s%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
             ms(h, 99.9) - ms(direct, 99.9), medianSliceDelta(m.sliceP99, directSlices.sliceP99),
             t.process() == null ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
@@ -418,7 +423,9 @@ public final class LoadBench {
             t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.1f",
                 m.allocatedBytes / 1024.0 / Math.max(1, m.latencyMicros.getTotalCount())),
             t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.gcMillis),
-            m.failed, m.generatorGcMillis);
+            m.failed, m.generatorGcMillis,
+            Double.isNaN(m.quotaWaits) ? "-" : String.format(Locale.ROOT, "%.2f",
+                m.quotaWaits * 1000 / Math.max(1, m.latencyMicros.getTotalCount())));
       }
     }
     oneAtATime(generators, o.settle(), o.seconds());

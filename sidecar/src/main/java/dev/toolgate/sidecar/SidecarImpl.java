@@ -80,9 +80,11 @@ final class SidecarImpl implements Sidecar {
     return vertx.executeBlocking(() -> SharedState.start(shared, host)).map(instance -> {
       hazelcast = instance;
       Stores local = Stores.local();
+      HazelcastQuotaStore quotas = new HazelcastQuotaStore(vertx, instance);
+      metrics.quotaWaits(quotas::waits);
       stores = new Stores(
           new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
-          new ResilientQuotaStore(new HazelcastQuotaStore(vertx, instance), local.quotas(),
+          new ResilientQuotaStore(quotas, local.quotas(),
               shared.writesWhenUnavailable(), up -> sharedUp = up),
           new HazelcastCircuits(vertx, instance));
       sharedUp = true;

@@ -36,6 +36,7 @@ import java.util.function.LongSupplier;
  *   <li>{@code toolgate_breaker_state{breaker}}, {@code toolgate_breaker_transitions_total{breaker,to}},
  *       {@code toolgate_breaker_rejections_total{breaker}}: circuit breakers
  *   <li>{@code toolgate_quota_blocks_total{limit}}: calls refused by a quota or the rate limit
+ *   <li>{@code toolgate_quota_waits_total}: quota checks that waited for a round trip to the shared state
  *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
  *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
  *   <li>{@code toolgate_config_revision}: the revision of the policy in force
@@ -58,6 +59,7 @@ public final class ToolgateMetrics {
   private record MeterKey(String name, List<String> tags) {}
   private final AtomicLong revision = new AtomicLong();
   private volatile LongSupplier eventsDropped = () -> 0;
+  private volatile LongSupplier quotaWaits = () -> 0;
 
   private ToolgateMetrics(PrometheusMeterRegistry registry) {
     this.registry = registry;
@@ -172,6 +174,17 @@ public final class ToolgateMetrics {
     // registry, not the supplier (which nothing else holds, and the next GC would clear).
     FunctionCounter.builder("toolgate.events.dropped", this, m -> m.eventsDropped.getAsLong())
         .description("Attempt events lost because stdout could not keep up or failed")
+        .register(registry);
+  }
+
+  /**
+   * Quota checks that waited for a round trip to the shared state; the others were answered from a
+   * read lease at once. Held like {@link #eventsDropped}: the registry keeps this object, not the supplier.
+   */
+  public void quotaWaits(LongSupplier waits) {
+    quotaWaits = waits;
+    FunctionCounter.builder("toolgate.quota.waits", this, m -> m.quotaWaits.getAsLong())
+        .description("Quota checks that waited for a round trip to the shared state (the others were answered from a read lease)")
         .register(registry);
   }
 

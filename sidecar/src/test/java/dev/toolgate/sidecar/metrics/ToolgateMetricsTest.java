@@ -28,6 +28,17 @@ class ToolgateMetricsTest {
   }
 
   @Test
+  void reportsTheQuotaChecksThatWaitedForTheSharedState() {
+    ToolgateMetrics metrics = ToolgateMetrics.create();
+    java.util.concurrent.atomic.AtomicLong waits = new java.util.concurrent.atomic.AtomicLong(7);
+    metrics.quotaWaits(waits::get);
+
+    assertThat(line(metrics.scrape(), "toolgate_quota_waits_total")).endsWith(" 7.0");
+    waits.set(9);
+    assertThat(line(metrics.scrape(), "toolgate_quota_waits_total")).endsWith(" 9.0");
+  }
+
+  @Test
   void keepsCountingDroppedEventsAfterAGarbageCollection() {
     ToolgateMetrics metrics = ToolgateMetrics.create();
     java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong(42);

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -33,13 +34,16 @@ import java.util.function.Consumer;
  * round trip that lets reads through reserves a few more in the same second, which later reads
  * take on the event loop with no round trip; what is left at the end of the second goes back with
  * the session's next round trip or the periodic {@link #expire sweep}. A session calling steadily
- * costs about one round trip per second instead of one per call; a busier one's full-sized lease
- * is topped up in the background when half is left, so its reads do not wait for the refill.
+ * costs about one round trip per second instead of one per call, made in the background near the
+ * end of each second for the next one (the lease is rolled ahead), so its reads do not wait at a
+ * new second either; a busier one's full-sized lease is topped up in the background when half is
+ * left, so its reads do not wait for the refill.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;
  * a get first when another replica wrote since), as many again for the agent's counter when
- * per-agent quotas are set; none for a read its lease holds (a busy session's top-ups: one per
- * {@code MAX_EXTRA / 2} reads, off the call's path); one worker thread per busy session at a time.
+ * per-agent quotas are set; none for a read its lease holds (a steady session's roll-ahead: two a
+ * second, the reservation and the return of the second's rest; a busy session's top-ups: one per
+ * {@code MAX_EXTRA / 2} reads; both off the call's path); one worker thread per busy session at a time.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
@@ -55,14 +59,20 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** What waits per session; a session is present exactly while a drain of it runs. */
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final Map<String, ReadLease> leases = new ConcurrentHashMap<>();
+  /** Checks that waited for a round trip (not answered from a lease): {@code toolgate_quota_waits_total}. */
+  private final LongAdder waits = new LongAdder();
   /** Set by {@link #close}: a drain still running then gives back what it reserves. */
   private volatile boolean closed;
 
   private record Pending(String agent, boolean write, Quotas quotas, long nowMs, Context context,
       Promise<QuotaVerdict> promise) {}
 
-  /** A top-up claimed on {@code lease} by a read at {@code nowMs} under {@code quotas}. */
-  private record TopUp(ReadLease lease, Quotas quotas, long nowMs) {}
+  /**
+   * A top-up claimed on {@code lease} by a read at {@code nowMs} under {@code quotas}, or its
+   * reads reserved ahead when {@code aheadReads} is above 0 (that many, for the next second: its
+   * roll-ahead, or the early top-up of a lease already rolled ahead).
+   */
+  private record TopUp(ReadLease lease, Quotas quotas, long nowMs, int aheadReads) {}
 
   /** A session's calls in arrival order, and a top-up asked for since its last round trip; guarded by {@code waiting}. */
   private static final class Waiting {
@@ -82,13 +92,15 @@ public final class HazelcastQuotaStore implements QuotaStore {
       ReadLease lease = leases.get(session);
       long second = Math.floorDiv(nowMs, 1000);
       if (lease != null && lease.take(second)) {
-        if (lease.claimTopUp(second)) {
-          TopUp topUp = new TopUp(lease, quotas, nowMs);
+        int ahead = lease.claimReadsAhead(nowMs);
+        if (ahead > 0 || lease.claimTopUp(second)) {
+          TopUp topUp = new TopUp(lease, quotas, nowMs, ahead);
           enqueue(session, w -> w.topUp = topUp);
         }
         return Future.succeededFuture(QuotaVerdict.ALLOWED);
       }
     }
+    waits.increment();
     Promise<QuotaVerdict> promise = Promise.promise();
     Pending pending = new Pending(agent, write, quotas, nowMs, vertx.getOrCreateContext(), promise);
     enqueue(session, w -> w.calls.add(pending));
@@ -115,6 +127,16 @@ public final class HazelcastQuotaStore implements QuotaStore {
     }
   }
 
+  /** Quota checks so far that waited for a round trip to the shared state. */
+  public long waits() {
+    return waits.sum();
+  }
+
+  /** Whether a round trip for {@code session} is under way or waiting: tests wait for the background ones. */
+  boolean draining(String session) {
+    return waiting.containsKey(session);
+  }
+
   /** Reads are leased only when no per-agent total must see each of them. */
   private static boolean leasable(boolean write, Quotas quotas) {
     return !write && quotas.perAgent() == null;
@@ -135,7 +157,14 @@ public final class HazelcastQuotaStore implements QuotaStore {
         return;
       }
       try {
-        QuotaVerdict[] verdicts = apply(session, batch, topUp[0]);
+        boolean roll = topUp[0] != null && topUp[0].aheadReads() > 0;
+        if (roll) {
+          rollAhead(session, topUp[0]);
+          if (batch.isEmpty()) {
+            continue;
+          }
+        }
+        QuotaVerdict[] verdicts = apply(session, batch, roll ? null : topUp[0]);
         for (int i = 0; i < batch.size(); i++) {
           Pending p = batch.get(i);
           QuotaVerdict verdict = verdicts[i];
@@ -180,8 +209,11 @@ public final class HazelcastQuotaStore implements QuotaStore {
       return verdicts;
     }
     boolean refill = leaseQuotas != null && (toCount || topUp != null);
-    int wanted = refill ? lease.wanted(second) : 0;
-    int toReserve = refill ? lease.toReserve(second) : 0;
+    // A lease rolled ahead that runs dry before its second starts is refilled ahead, as in its second.
+    boolean ahead = refill && lease.rolledAheadOf(second);
+    long leaseSecond = ahead ? second + 1 : second;
+    int wanted = refill ? lease.wanted(leaseSecond) : 0;
+    int toReserve = refill ? lease.toReserve(leaseSecond) : 0;
     boolean[] agentCounted = new boolean[n];
     for (String agent : batch.stream().filter(p -> p.quotas().perAgent() != null).map(Pending::agent)
         .distinct().toList()) {
@@ -220,14 +252,16 @@ public final class HazelcastQuotaStore implements QuotaStore {
         }
       }
       if (toReserve > 0 && (counted[0] > 0 || topUp != null)) {
-        QuotaRules.Reservation reserved = QuotaRules.reserveReads(usage, toReserve, leaseQuotas, nowMs);
+        QuotaRules.Reservation reserved = ahead
+            ? QuotaRules.reserveReadsAhead(usage, toReserve, leaseQuotas, nowMs)
+            : QuotaRules.reserveReads(usage, toReserve, leaseQuotas, nowMs);
         counted[1] = reserved.granted();
         usage = reserved.next();
       }
       return new CasMap.Step<>(usage == null ? null : UsageJson.usage(usage), null);
     });
     if (lease != null && leaseQuotas != null) {
-      lease.refilled(second, wanted, counted[0], counted[1]);
+      lease.refilled(leaseSecond, wanted, counted[0], counted[1]);
       if (closed) {
         // A refill (or top-up) that ends after close: its reads go back now, not with the replica.
         returnRest(session, lease.close(Long.MAX_VALUE));
@@ -240,6 +274,24 @@ public final class HazelcastQuotaStore implements QuotaStore {
     }
     giveBack(batch, verdicts, agentCounted);
     return verdicts;
+  }
+
+  /**
+   * Reserves reads of the next second for a lease ({@link ReadLease}: its roll-ahead or an early
+   * top-up) and gives back what the lease no longer holds. Blocking.
+   */
+  private void rollAhead(String session, TopUp roll) {
+    int[] granted = {0};
+    CasMap.update(sessions, lastSessions, session, current -> {
+      QuotaRules.Reservation reserved = QuotaRules.reserveReadsAhead(UsageJson.usage(current), roll.aheadReads(),
+          roll.quotas(), roll.nowMs());
+      granted[0] = reserved.granted();
+      return new CasMap.Step<>(reserved.granted() == 0 ? null : UsageJson.usage(reserved.next()), null);
+    });
+    returnRest(session, roll.lease().rolled(Math.floorDiv(roll.nowMs(), 1000) + 1, roll.aheadReads(), granted[0]));
+    if (closed) {
+      returnRest(session, roll.lease().close(Long.MAX_VALUE));
+    }
   }
 
   /** Returns to the agents' totals the calls they counted but their session refused. */

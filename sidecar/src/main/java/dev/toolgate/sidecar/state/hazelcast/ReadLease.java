@@ -22,6 +22,15 @@ package dev.toolgate.sidecar.state.hazelcast;
  * runs dry. Smaller leases are refilled when empty, which keeps a steady session at one round trip
  * per second. A lease never holds more than {@code MAX_EXTRA} reads either way.
  *
+ * <p>A lease that served reads in the last {@link #ROLL_AHEAD_MS} of its second is <em>rolled
+ * ahead</em>, once per second: one refill, in the background, reserves the next second's reads
+ * before it starts ({@code QuotaRules.reserveReadsAhead}), sized to what this second served so far
+ * scaled to the time left plus a whole second (never below the size the lease reached in it), and the rest of this second's reads go back. Those
+ * reads are counted in every minute from now on, so the lease hands them out at once, in the rest of
+ * this second too (a full-sized lease half used before its second starts is topped up ahead the
+ * same way), and a steady session's calls never wait for the shared state at a new second (without it, the first reads of every second waited for a round trip: bench/README.md, "A new
+ * second's lease").
+ *
  * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
  * Cost: one uncontended lock per read.
  */
@@ -31,6 +40,8 @@ final class ReadLease {
   static final int MAX_EXTRA = 256;
   /** How long a paused session's last second with reads sizes its next lease (kept that long). */
   static final int PAUSE_MEMORY_SECONDS = 10;
+  /** How long before its second ends a lease in use reserves the next second's reads. */
+  static final int ROLL_AHEAD_MS = 200;
 
   /** Reads counted in {@code second} and not handed out. */
   record Unused(long second, int reads) {
@@ -43,12 +54,23 @@ final class ReadLease {
   private int served;
   /** The size the last refill asked for: what a refill in the same second starts from. */
   private int extra;
-  /** A top-up was claimed and has not ended: at most one at a time. */
+  /** A top-up or roll-ahead was claimed and has not ended: at most one at a time. */
   private boolean toppingUp;
+  /** The lease's reads were counted before their second started: they may be handed out in the second before. */
+  private boolean countedAhead;
+  /** The last second whose roll-ahead was claimed: one per second. */
+  private long rolledIn = Long.MIN_VALUE;
+  /**
+   * Reads per second at the session's pace when the lease was rolled ahead (0 otherwise): it sizes
+   * a lease after a pause as {@code served} does, since a roll starts {@code served} over.
+   */
+  private int pace;
+  /** The pace measured by the roll-ahead claimed and not yet installed. */
+  private int claimedPace;
 
-  /** Hands out one read counted in {@code nowSecond}, if the lease holds one. */
+  /** Hands out one read counted in {@code nowSecond}, or counted ahead in the second after it, if the lease holds one. */
   synchronized boolean take(long nowSecond) {
-    if (nowSecond != second || unused == 0) {
+    if (unused == 0 || (nowSecond != second && !(countedAhead && nowSecond == second - 1))) {
       return false;
     }
     unused--;
@@ -68,7 +90,71 @@ final class ReadLease {
     return true;
   }
 
-  /** The claimed top-up is done, refilled or not: the next one may be claimed. */
+  /**
+   * Whether reads must be reserved ahead now, and how many (0: none; otherwise this caller has
+   * claimed it and must end it with {@link #topUpEnded}). Either the lease's roll-ahead ({@code
+   * nowMs} in the last {@link #ROLL_AHEAD_MS} of the lease's own second, once per second), sized to
+   * this second's pace over the rest of it and the whole next one, and at least to the size the
+   * lease reached in this second; or, for a full-sized lease
+   * already rolled ahead and half used before its second starts, its top-up, reserved ahead too.
+   * Never while another top-up or roll-ahead is under way.
+   */
+  synchronized int claimReadsAhead(long nowMs) {
+    long nowSecond = Math.floorDiv(nowMs, 1000);
+    if (toppingUp) {
+      return 0;
+    }
+    if (countedAhead && nowSecond == second - 1) {
+      if (extra < MAX_EXTRA || unused * 2 > MAX_EXTRA) {
+        return 0;
+      }
+      toppingUp = true;
+      return MAX_EXTRA - unused;
+    }
+    long intoSecond = nowMs - nowSecond * 1000;
+    if (nowSecond != second || rolledIn == second || intoSecond < 1000 - ROLL_AHEAD_MS || served == 0) {
+      return 0;
+    }
+    toppingUp = true;
+    rolledIn = second;
+    // Never below the size this second's lease already reached: a burst that began late in the
+    // second has served few reads yet, and a smaller lease would start over doubling.
+    claimedPace = (int) Math.min(MAX_EXTRA + 1, Math.max(extra + 1L, (served * 1000L + intoSecond - 1) / intoSecond));
+    long reads = Math.max(extra, (served * (2000 - intoSecond) + intoSecond - 1) / intoSecond);
+    return (int) Math.min(MAX_EXTRA, reads);
+  }
+
+  /**
+   * Installs {@code granted} reads reserved ahead for {@code nextSecond} (of a reservation that
+   * asked for {@code wanted}) and returns what the caller must give back: when the lease moves to
+   * {@code nextSecond}, the rest of its own second; when it is there already (an early top-up, or a
+   * refill in that second overtook the roll-ahead), nothing, the reads join it; when it is past it,
+   * the reads themselves.
+   */
+  synchronized Unused rolled(long nextSecond, int wanted, int granted) {
+    if (nextSecond < second) {
+      return granted == 0 ? Unused.NONE : new Unused(nextSecond, granted);
+    }
+    if (nextSecond == second) {
+      unused += granted;
+      return Unused.NONE;
+    }
+    Unused rest = unused == 0 ? Unused.NONE : new Unused(second, unused);
+    second = nextSecond;
+    served = 0;
+    pace = claimedPace;
+    unused = granted;
+    extra = wanted;
+    countedAhead = true;
+    return rest;
+  }
+
+  /** Whether the lease was rolled ahead into the second after {@code nowSecond}. */
+  synchronized boolean rolledAheadOf(long nowSecond) {
+    return countedAhead && second == nowSecond + 1;
+  }
+
+  /** The claimed top-up or roll-ahead is done, refilled or not: the next one may be claimed. */
   synchronized void topUpEnded() {
     toppingUp = false;
   }
@@ -104,7 +190,7 @@ final class ReadLease {
       return Math.min(MAX_EXTRA, Math.max(1, 2 * extra));
     }
     if (nowSecond > second && nowSecond - second <= PAUSE_MEMORY_SECONDS) {
-      return Math.min(MAX_EXTRA, Math.max(0, served - 1));
+      return Math.min(MAX_EXTRA, Math.max(0, Math.max(served, pace) - 1));
     }
     return 0;
   }
@@ -121,6 +207,8 @@ final class ReadLease {
       second = nowSecond;
       served = 0;
       unused = 0;
+      countedAhead = false;
+      pace = 0;
     }
     served += counted;
     unused += granted;

@@ -20,12 +20,15 @@ final class UsageJson {
     for (int c : u.rate().counts()) {
       counts.add(c);
     }
-    return new JsonObject()
+    JsonObject o = new JsonObject()
         .put("r", u.reads()).put("w", u.writes())
         .put("xr", u.extraReads()).put("xw", u.extraWrites())
         .put("seen", u.lastSeenMs())
-        .put("sec", u.rate().lastSecond()).put("rate", counts)
-        .encode();
+        .put("sec", u.rate().lastSecond()).put("rate", counts);
+    if (u.rate().ahead() > 0) {
+      o.put("ahead", u.rate().ahead());
+    }
+    return o.encode();
   }
 
   static Usage usage(String json) {
@@ -39,7 +42,7 @@ final class UsageJson {
       rate[i] = counts.getInteger(i);
     }
     return new Usage(o.getInteger("r"), o.getInteger("w"), o.getInteger("xr"), o.getInteger("xw"),
-        o.getLong("seen"), new RateWindow(o.getLong("sec"), rate));
+        o.getLong("seen"), new RateWindow(o.getLong("sec"), rate, o.getInteger("ahead", 0)));
   }
 
   static String record(IdempotencyRecord r) {

@@ -8,12 +8,14 @@ import com.hazelcast.map.IMap;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.SessionQuota;
 import dev.toolgate.policy.quota.QuotaVerdict;
+import dev.toolgate.policy.quota.RateWindow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +113,106 @@ class HazelcastQuotaStoreIT {
     assertThat(version() - versionAfterFirstSecond).as("compare-and-sets for 60 reads in 3 seconds").isEqualTo(3);
     store.expire(T0 + 5_000, 3_600_000);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(80));
+  }
+
+  @Test
+  void aSteadySessionsReadsAtANewSecondAreAnsweredAtOnceFromALeaseRolledAhead() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      assertThat(read(store, ROOMY, T0 + i * 50L)).isTrue();
+      if (i == 16) {
+        awaitRolledAhead();
+      }
+    }
+
+    long waitsAfterFirstSecond = store.waits();
+    for (int second = 1; second <= 3; second++) {
+      long versionBefore = version();
+      for (int i = 0; i < 20; i++) {
+        Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, ROOMY, T0 + second * 1_000L + i * 50L);
+        assertThat(verdict.isComplete()).as("read %d of second %d answered from the lease, at once", i, second).isTrue();
+        assertThat(verdict.result().allowed()).isTrue();
+        if (i == 16) {
+          awaitRolledAhead();
+        }
+      }
+      assertThat(version() - versionBefore).as("compare-and-sets in second %d: the roll-ahead and its rest", second)
+          .isLessThanOrEqualTo(2);
+    }
+    assertThat(store.waits() - waitsAfterFirstSecond).as("checks that waited for a round trip").isZero();
+
+    store.expire(T0 + 6_000, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
+        .as("what was reserved ahead and not used came back: the 80 reads served, not one more").isEqualTo(80));
+    RateWindow rate = UsageJson.usage(sessionsMap().get("s1")).rate();
+    assertThat(IntStream.of(rate.counts()).sum() + rate.ahead()).as("and the same in the rate window").isEqualTo(80);
+  }
+
+  @Test
+  void aSessionReadingTwoThousandTimesASecondNeverWaitsOnceItsLeaseIsFull() throws Exception {
+    Quotas roomier = new Quotas(new SessionQuota(100_000, 15), null, 1_000_000, null, null);
+    for (int i = 0; i < 2_000; i++) {
+      assertThat(read(store, roomier, T0 + i / 2)).isTrue();
+      awaitBackgroundRoundTrips();
+    }
+
+    for (int second = 1; second <= 2; second++) {
+      for (int i = 0; i < 2_000; i++) {
+        Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, roomier, T0 + second * 1_000L + i / 2);
+        assertThat(verdict.isComplete()).as("read %d of second %d answered from the lease, at once", i, second).isTrue();
+        assertThat(verdict.result().allowed()).isTrue();
+        awaitBackgroundRoundTrips();
+      }
+    }
+
+    store.expire(T0 + 5_000, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
+        .as("what was reserved and not used came back").isEqualTo(6_000));
+  }
+
+  @Test
+  void aSmallLeaseRolledAheadThatRunsDryBeforeItsSecondIsRefilledAheadAndDoubles() throws Exception {
+    assertThat(read(store, ROOMY, T0)).isTrue();
+    assertThat(read(store, ROOMY, T0 + 850)).isTrue();
+    assertThat(read(store, ROOMY, T0 + 860)).as("takes the one read reserved, and claims the roll-ahead").isTrue();
+    awaitRolledAhead();
+    awaitBackgroundRoundTrips();
+    long waitsBefore = store.waits();
+
+    for (int i = 0; i < 12; i++) {
+      assertThat(read(store, ROOMY, T0 + 870 + i * 10L)).isTrue();
+      awaitBackgroundRoundTrips();
+    }
+
+    assertThat(store.waits() - waitsBefore)
+        .as("12 reads late in the second: the 4 rolled ahead, then one round trip that reserves 8 more ahead").isEqualTo(1);
+    store.expire(T0 + 3_000, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(15));
+  }
+
+  /** Lets the top-ups and roll-ahead a read claimed land before the next read, as time would in a real second. */
+  private void awaitBackgroundRoundTrips() {
+    if (store.draining("s1")) {
+      await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(10))
+          .until(() -> !store.draining("s1"));
+    }
+  }
+
+  /** Waits for the roll-ahead the last read claimed: the next second's reads counted ahead in the entry. */
+  private void awaitRolledAhead() {
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(UsageJson.usage(sessionsMap().get("s1"))
+        .rate().ahead()).as("reads counted ahead").isPositive());
+  }
+
+  @Test
+  void countsTheChecksThatWaitedForARoundTrip() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      assertThat(read(store, ROOMY, T0 + i)).isTrue();
+    }
+    assertThat(store.consume("s1", "agent-1", true, ROOMY, T0 + 5).await(10, TimeUnit.SECONDS).allowed()).isTrue();
+
+    // A new lease: reads 1 and 2 ask (the second reserves one more), read 3 takes it, read 4 asks
+    // (and reserves two); a write always asks.
+    assertThat(store.waits()).isEqualTo(4);
   }
 
   @Test

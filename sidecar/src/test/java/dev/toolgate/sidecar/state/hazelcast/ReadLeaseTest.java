@@ -126,4 +126,139 @@ class ReadLeaseTest {
     assertThat(lease.toReserve(101)).as("a new second: sized to the 21 served, nothing held")
         .isEqualTo(20);
   }
+
+  @Test
+  void rollsAheadOnceInTheLastPartOfItsSecond() {
+    lease.refilled(100, 64, 1, 64);
+    lease.take(100);
+    long lastPart = 100_000 + 1000 - ReadLease.ROLL_AHEAD_MS;
+
+    assertThat(lease.claimReadsAhead(lastPart - 1)).as("too early in the second").isZero();
+    assertThat(lease.claimReadsAhead(lastPart + 1_000)).as("not the lease's second").isZero();
+    assertThat(lease.claimReadsAhead(lastPart)).isPositive();
+    lease.topUpEnded();
+    assertThat(lease.claimReadsAhead(lastPart + 10)).as("once per second").isZero();
+  }
+
+  @Test
+  void aRollAheadIsSizedToTheSecondsPaceOverTheRestOfItAndTheNext() {
+    lease.refilled(100, 16, 1, 16);
+    for (int i = 0; i < 16; i++) {
+      lease.take(100);
+    }
+    lease.refilled(100, 32, 0, 32);
+    for (int i = 0; i < 23; i++) {
+      lease.take(100);
+    }
+
+    assertThat(lease.claimReadsAhead(100_800)).as("40 served in 800 ms: 10 more this second, 50 the next")
+        .isEqualTo(60);
+  }
+
+  @Test
+  void aRollAheadEarlyInABurstKeepsTheSizeTheLeaseReached() {
+    lease.refilled(100, 200, 1, 200);
+    lease.take(100);
+
+    assertThat(lease.claimReadsAhead(100_850)).as("2 served so far, a lease of 200").isEqualTo(200);
+  }
+
+  @Test
+  void aRollAheadNeverReservesMoreThanTheLargestLease() {
+    lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < ReadLease.MAX_EXTRA; i++) {
+      lease.take(100);
+    }
+
+    assertThat(lease.claimReadsAhead(100_900)).isEqualTo(ReadLease.MAX_EXTRA);
+  }
+
+  @Test
+  void neverRollsAheadWhileATopUpIsUnderWay() {
+    lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < ReadLease.MAX_EXTRA / 2; i++) {
+      lease.take(100);
+    }
+    assertThat(lease.claimTopUp(100)).isTrue();
+
+    assertThat(lease.claimReadsAhead(100_900)).isZero();
+  }
+
+  @Test
+  void readsRolledAheadAreHandedOutInTheRestOfThisSecondAndInTheNext() {
+    lease.refilled(100, 4, 1, 4);
+    lease.take(100);
+
+    ReadLease.Unused rest = lease.rolled(101, 10, 10);
+
+    assertThat(rest).as("this second's rest goes back").isEqualTo(new ReadLease.Unused(100, 3));
+    assertThat(lease.take(100)).as("counted ahead: served early").isTrue();
+    assertThat(lease.take(101)).isTrue();
+    assertThat(lease.take(102)).isFalse();
+    assertThat(lease.take(99)).isFalse();
+  }
+
+  @Test
+  void aFullLeaseRolledAheadAndHalfUsedBeforeItsSecondIsToppedUpAhead() {
+    lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < 200; i++) {
+      lease.take(100);
+    }
+    assertThat(lease.claimReadsAhead(100_850)).isEqualTo(ReadLease.MAX_EXTRA);
+    lease.rolled(101, ReadLease.MAX_EXTRA, ReadLease.MAX_EXTRA);
+    lease.topUpEnded();
+    for (int i = 0; i < ReadLease.MAX_EXTRA / 2 - 1; i++) {
+      lease.take(100);
+      assertThat(lease.claimReadsAhead(100_900)).as("more than half left").isZero();
+    }
+    lease.take(100);
+
+    int topUp = lease.claimReadsAhead(100_950);
+    ReadLease.Unused back = lease.rolled(101, ReadLease.MAX_EXTRA, topUp);
+
+    assertThat(topUp).isEqualTo(ReadLease.MAX_EXTRA / 2);
+    assertThat(back).isEqualTo(ReadLease.Unused.NONE);
+    assertThat(lease.close(102)).as("full again, all counted in second 101")
+        .isEqualTo(new ReadLease.Unused(101, ReadLease.MAX_EXTRA));
+  }
+
+  @Test
+  void aSessionPausingRightAfterARollAheadComesBackAtItsPace() {
+    lease.refilled(100, 100, 1, 100);
+    for (int i = 0; i < 99; i++) {
+      lease.take(100);
+    }
+    lease.rolled(101, ReadLease.MAX_EXTRA, lease.claimReadsAhead(100_800));
+    lease.topUpEnded();
+    lease.take(100);
+
+    assertThat(lease.wanted(104)).as("100 reads in 800 ms, not the one read since the roll").isEqualTo(124);
+  }
+
+  @Test
+  void readsCountedInTheirOwnSecondAreNeverHandedOutTheSecondBefore() {
+    lease.refilled(101, 4, 1, 4);
+
+    assertThat(lease.take(100)).isFalse();
+  }
+
+  @Test
+  void aRollAheadThatALaterSecondsRefillOvertookGivesItsReadsBack() {
+    lease.refilled(102, 4, 1, 4);
+
+    ReadLease.Unused back = lease.rolled(101, 10, 7);
+
+    assertThat(back).isEqualTo(new ReadLease.Unused(101, 7));
+    assertThat(lease.close(103)).as("the refill's own reads are untouched").isEqualTo(new ReadLease.Unused(102, 4));
+  }
+
+  @Test
+  void aRollAheadThatARefillInItsOwnSecondOvertookJoinsIt() {
+    lease.refilled(101, 4, 1, 4);
+
+    ReadLease.Unused back = lease.rolled(101, 10, 7);
+
+    assertThat(back).isEqualTo(ReadLease.Unused.NONE);
+    assertThat(lease.close(102)).isEqualTo(new ReadLease.Unused(101, 11));
+  }
 }
