@@ -64,6 +64,8 @@ public final class LoadBench {
   private volatile boolean stopping;
   /** Attached to every loaded sidecar and to the Vert.x relay, or null. */
   private final Profiler profiler;
+  /** The calls over --slow-calls, by phase and target; off unless asked for. */
+  private SlowCalls slowCalls = SlowCalls.OFF;
   /** The targets the profiler was attached to, in the order they started. */
   private final List<String> profiled = new CopyOnWriteArrayList<>();
 
@@ -311,6 +313,19 @@ public final class LoadBench {
   }
 
   private void run(LoadBenchOptions o) throws Exception {
+    slowCalls = SlowCalls.over(o.slowCallsMs(), work.resolve("slow-calls.tsv"));
+    try {
+      load(o);
+    } finally {
+      Path written = slowCalls.write();
+      if (written != null) {
+        System.out.printf(Locale.ROOT, "%nslow calls: %d over %d ms, in %s%n", slowCalls.count(), o.slowCallsMs(),
+            root.relativize(written));
+      }
+    }
+  }
+
+  private void load(LoadBenchOptions o) throws Exception {
     int backendPort = LoopbackPorts.next();
     LocalProcess backend = keep(LocalProcess.java("backend", logs, List.of("-XX:+UseParallelGC", "-jar",
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
@@ -363,7 +378,7 @@ public final class LoadBench {
       for (int i = 0; i < o.sessions(); i++) {
         ids.add(initialize(t.url()));
       }
-      generators.put(t, new LoadGenerator(vertx, t.url(), ids, body, 256));
+      generators.put(t, new LoadGenerator(vertx, t.url(), ids, body, 256, t.name(), slowCalls));
     }
     System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms, answers %s; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
@@ -379,13 +394,16 @@ public final class LoadBench {
     // more than the rest (loaded one after the other, the first of two identical full-policy
     // sidecars read 11-15 % less CPU per call than the second: bench/README.md).
     int lowest = Collections.min(o.rates());
+    slowCalls.phase("warm-up");
     inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));
     inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1));
     for (int rate : o.rates()) {
       System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
           "KiB/call", "gc ms", "errors", "load gc ms", "waits/1k");
+      slowCalls.phase("settle " + rate);
       inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1));
+      slowCalls.phase("rate " + rate);
       // One-second slices, round-robin over the targets: whatever else the machine does during the
       // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
       Map<Target, Measured> measured = new LinkedHashMap<>();
@@ -433,7 +451,9 @@ public final class LoadBench {
         o.inFlight(), o.seconds(),
         "target", "calls/s", "vs nginx", "p99 ms");
     Map<String, Double> saturation = new LinkedHashMap<>();
+    slowCalls.phase("settle saturation");
     inTurns(generators, o.settle(), (t, g) -> g.saturate(o.inFlight(), 1));
+    slowCalls.phase("saturation");
     Map<Target, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), (t, g) -> g.saturate(o.inFlight(), 1));
     for (Map.Entry<Target, LoadGenerator.Result> e : saturated.entrySet()) {
       LoadGenerator.Result r = e.getValue();
@@ -489,7 +509,8 @@ public final class LoadBench {
     }
     Histogram sidecar = new Histogram(60_000_000L, 3);
     Histogram baseline = new Histogram(60_000_000L, 3);
-    try (LoadGenerator g = new LoadGenerator(vertx, t.url(), List.of(initialize(t.url())), body, 8)) {
+    slowCalls.phase("first calls");
+    try (LoadGenerator g = new LoadGenerator(vertx, t.url(), List.of(initialize(t.url())), body, 8, t.name(), slowCalls)) {
       for (int slice = 0; slice < slices; slice++) {
         sidecar.add(g.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
         baseline.add(direct.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
@@ -533,11 +554,13 @@ public final class LoadBench {
    * wake-ups. At a fixed rate on two cores the calls also queue behind each other's work, and
    * nginx's delta can fall below what a run resolves (its {@code direct (control)} row).
    */
-  private static void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
+  private void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
     System.out.printf(Locale.ROOT, "%none call at a time (closed loop: each call sent when the previous one is answered,"
         + " %d one-second turns per target taken in turn)%n%-22s %10s %8s %8s %8s %8s %13s%n",
         seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx");
+    slowCalls.phase("settle one at a time");
     inTurns(generators, settle, (t, g) -> g.saturate(1, 1));
+    slowCalls.phase("one at a time");
     Map<Target, LoadGenerator.Result> results = inTurns(generators, seconds, (t, g) -> g.saturate(1, 1));
     Histogram direct = results.values().iterator().next().latencyMicros();
     double nginxDelta = results.entrySet().stream().filter(e -> e.getKey().name().equals("nginx"))

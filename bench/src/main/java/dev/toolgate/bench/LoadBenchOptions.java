@@ -30,7 +30,8 @@ record LoadBenchOptions(
     int firstCalls,
     int warmupCalls,
     Path compare,
-    String profile) {
+    String profile,
+    int slowCallsMs) {
 
   /** Every target {@code --targets} accepts, in the order the tables print them. */
   static final List<String> TARGETS =
@@ -81,7 +82,10 @@ record LoadBenchOptions(
       new Option("--profile", "EVENT", "", Kind.TEXT,
           "attach async-profiler to every loaded sidecar and to the Vert.x relay from their start,"
               + " sampling EVENT (cpu, alloc, wall or lock), and write each one's flame graph when it"
-              + " stops, to bench/target/load/profiles/<target>.html"));
+              + " stops, to bench/target/load/profiles/<target>.html"),
+      new Option("--slow-calls", "MS", "0", Kind.NON_NEGATIVE,
+          "write every call slower than MS ms, with its phase, target and wall-clock due time, to"
+              + " bench/target/load/slow-calls.tsv: a tail lined up with GC logs or the clock; 0 skips"));
 
   private static final int HELP_COLUMN = 25;
   private static final int WIDTH = 104;
@@ -115,7 +119,8 @@ record LoadBenchOptions(
         List.of(given.get("--targets").split(",")), number(given, "--sessions"),
         number(given, "--first-calls"), number(given, "--warmup-calls"),
         given.get("--compare").isEmpty() ? null : Path.of(given.get("--compare")).toAbsolutePath().normalize(),
-        given.get("--profile").isEmpty() ? null : given.get("--profile"));
+        given.get("--profile").isEmpty() ? null : given.get("--profile"),
+        number(given, "--slow-calls"));
   }
 
   /** True when the command line asks for the usage text. */

@@ -41,11 +41,21 @@ final class LoadGenerator implements AutoCloseable {
   /** One request per MCP session; calls take them in turn. */
   private final RequestOptions[] requests;
   private final Buffer body;
+  private final String target;
+  private final SlowCalls slowCalls;
   /** Calls sent so far; only touched on the generator's context. */
   private long sent;
 
   LoadGenerator(Vertx vertx, String url, List<String> sessions, String body, int connections) {
+    this(vertx, url, sessions, body, connections, url, SlowCalls.OFF);
+  }
+
+  /** The same, recording the calls of {@code target} that {@code slowCalls} asks for. */
+  LoadGenerator(Vertx vertx, String url, List<String> sessions, String body, int connections, String target,
+      SlowCalls slowCalls) {
     this.vertx = vertx;
+    this.target = target;
+    this.slowCalls = slowCalls;
     URI uri = URI.create(url);
     this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true),
         new PoolOptions().setHttp1MaxSize(connections));
@@ -64,6 +74,7 @@ final class LoadGenerator implements AutoCloseable {
         .compose(res -> res.body().map(b -> res.statusCode() == 200 && !b.toString().contains("\"isError\":true")))
         .onComplete(ar -> {
           long micros = (System.nanoTime() - dueNanos) / 1_000;
+          slowCalls.record(target, dueNanos, micros);
           if (ar.succeeded() && ar.result()) {
             histogram.recordValue(Math.max(1, micros));
             completed.incrementAndGet();

@@ -28,12 +28,14 @@ class LoadBenchOptionsTest {
         .contains("[--sessions " + defaults.sessions() + "]")
         .contains("[--first-calls " + defaults.firstCalls() + "]")
         .contains("[--warmup-calls " + defaults.warmupCalls() + "]")
+        .contains("[--slow-calls " + defaults.slowCallsMs() + "]")
         .contains("[--targets " + String.join(",", defaults.targets()) + "]")
         .contains("(default " + defaults.seconds() + ")")
         .contains("[--compare DIR]", "[--profile EVENT]");
     assertThat(defaults.answers()).isEqualTo("json");
     assertThat(defaults.compare()).isNull();
     assertThat(defaults.profile()).isNull();
+    assertThat(defaults.slowCallsMs()).as("no slow-call log unless asked for").isZero();
   }
 
   @Test
@@ -46,7 +48,8 @@ class LoadBenchOptionsTest {
     LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--warmup", "0",
         "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--starts", "1",
         "--targets", "direct,full",
-        "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu");
+        "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu",
+        "--slow-calls", "5");
 
     assertThat(o.rates()).containsExactly(1000);
     assertThat(List.of(o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
@@ -55,6 +58,7 @@ class LoadBenchOptionsTest {
     assertThat(o.answers()).isEqualTo("sse");
     assertThat(o.compare()).isEqualTo(Path.of("other").toAbsolutePath().normalize());
     assertThat(o.profile()).isEqualTo("cpu");
+    assertThat(o.slowCallsMs()).isEqualTo(5);
   }
 
   @Test
@@ -62,6 +66,14 @@ class LoadBenchOptionsTest {
     assertThatThrownBy(() -> LoadBenchOptions.parse("--seconds", "ten"))
         .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
         .hasMessage("--seconds must be a whole number of at least 1, was 'ten'");
+  }
+
+  @Test
+  void refusesANegativeSlowCallThresholdNamingIt() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--slow-calls", "-3"))
+        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
+        .hasMessageContaining("--slow-calls")
+        .hasMessageContaining("-3");
   }
 
   @Test

@@ -1,0 +1,78 @@
+package dev.toolgate.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
+
+/**
+ * Every call slower than a threshold, with its target, the benchmark's phase and its wall-clock due
+ * time, written as tab-separated lines when the run ends: a tail lined up with the processes' GC
+ * logs ({@code -Xlog:gc:file=…:timemillis}) or with the start of a wall-clock second, which the
+ * histograms cannot do. Calls are kept in memory until then (one short line each; a run that
+ * records many sets the threshold higher).
+ */
+final class SlowCalls {
+
+  /** Records nothing. */
+  static final SlowCalls OFF = new SlowCalls(null, Long.MAX_VALUE, System::currentTimeMillis, System::nanoTime);
+
+  private final Path file;
+  private final long thresholdMicros;
+  private final LongSupplier wallMillis;
+  private final LongSupplier monotonicNanos;
+  private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+  private volatile String phase = "start";
+
+  SlowCalls(Path file, long thresholdMicros, LongSupplier wallMillis, LongSupplier monotonicNanos) {
+    if (thresholdMicros < 0) {
+      throw new IllegalArgumentException("the slow-call threshold must be >= 0 µs, was " + thresholdMicros);
+    }
+    this.file = file;
+    this.thresholdMicros = thresholdMicros;
+    this.wallMillis = wallMillis;
+    this.monotonicNanos = monotonicNanos;
+  }
+
+  /** Calls over {@code thresholdMs} ms, to {@code file}; 0 records nothing. */
+  static SlowCalls over(int thresholdMs, Path file) {
+    return thresholdMs == 0 ? OFF
+        : new SlowCalls(file, thresholdMs * 1000L, System::currentTimeMillis, System::nanoTime);
+  }
+
+  /** What the benchmark loads from now on, e.g. {@code rate 1000}: a column of every later line. */
+  void phase(String name) {
+    phase = name;
+  }
+
+  /** A call of {@code target} due at {@code dueNanos} ({@link System#nanoTime}) that took {@code micros}. */
+  void record(String target, long dueNanos, long micros) {
+    if (micros <= thresholdMicros) {
+      return;
+    }
+    long dueWallMillis = wallMillis.getAsLong() - (monotonicNanos.getAsLong() - dueNanos) / 1_000_000;
+    lines.add(String.format(Locale.ROOT, "%s\t%s\t%d\t%d", phase, target, dueWallMillis, micros));
+  }
+
+  /** How many calls were recorded. */
+  int count() {
+    return lines.size();
+  }
+
+  /** Writes what was recorded, with a header, and returns the file (null when off). */
+  Path write() throws IOException {
+    if (file == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    out.add("phase\ttarget\tdue_epoch_ms\tlatency_us");
+    out.addAll(lines);
+    Files.createDirectories(file.getParent());
+    return Files.write(file, out);
+  }
+}
