@@ -24,12 +24,13 @@ package dev.toolgate.sidecar.state.hazelcast;
  *
  * <p>A lease that served reads in the last {@link #ROLL_AHEAD_MS} of its second is <em>rolled
  * ahead</em>, once per second: one refill, in the background, reserves the next second's reads
- * before it starts ({@code QuotaRules.reserveReadsAhead}), sized to what this second served so far
- * scaled to the time left plus a whole second (never below the size the lease reached in it), and the rest of this second's reads go back. Those
- * reads are counted in every minute from now on, so the lease hands them out at once, in the rest of
- * this second too (a full-sized lease half used before its second starts is topped up ahead the
- * same way), and a steady session's calls never wait for the shared state at a new second (without it, the first reads of every second waited for a round trip: bench/README.md, "A new
- * second's lease").
+ * before it starts ({@code QuotaRules.reserveReadsAhead}), sized to this second's pace over the
+ * time left and a whole second (never below the size the lease reached in it), and the rest of
+ * this second's reads go back. Reads counted ahead count in every minute from then on, so the
+ * lease hands them out at once, in the rest of this second too. A lease rolled ahead that runs
+ * low before its second starts is refilled ahead as well: topped up when full-sized, doubled when
+ * empty. A steady session's calls therefore never wait for the shared state at a new second
+ * (they did, at every second's start: bench/README.md, "A new second's lease").
  *
  * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
  * Cost: one uncontended lock per read.
