@@ -83,19 +83,13 @@ public final class LoadBench {
       try {
         String body = PROBE.send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
             HttpResponse.BodyHandlers.ofString()).body();
-        return new SidecarCounters(sum(body, "jvm_gc_memory_allocated_bytes_total"), 1000 * sum(body, "jvm_gc_pause_seconds_sum"),
-            body.contains("\ntoolgate_quota_waits_total ") ? sum(body, "toolgate_quota_waits_total") : Double.NaN);
+        return SidecarCounters.of(body);
       } catch (IOException e) {
         return SidecarCounters.NONE;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return SidecarCounters.NONE;
       }
-    }
-
-    private static double sum(String scrape, String metric) {
-      return scrape.lines().filter(l -> l.startsWith(metric + "{") || l.startsWith(metric + " "))
-          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
   }
 
@@ -107,6 +101,21 @@ public final class LoadBench {
    */
   record SidecarCounters(double allocatedBytes, double gcMillis, double quotaWaits) {
     static final SidecarCounters NONE = new SidecarCounters(0, 0, Double.NaN);
+
+    /** The counters in a Prometheus scrape of a sidecar's /metrics. */
+    static SidecarCounters of(String scrape) {
+      List<String> waits = samples(scrape, "toolgate_quota_waits_total");
+      return new SidecarCounters(sum(samples(scrape, "jvm_gc_memory_allocated_bytes_total")),
+          1000 * sum(samples(scrape, "jvm_gc_pause_seconds_sum")), waits.isEmpty() ? Double.NaN : sum(waits));
+    }
+
+    private static List<String> samples(String scrape, String metric) {
+      return scrape.lines().filter(l -> l.startsWith(metric + "{") || l.startsWith(metric + " ")).toList();
+    }
+
+    private static double sum(List<String> samples) {
+      return samples.stream().mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
   }
 
   /** A target's slices of one rate, added up; resident memory is the largest seen. */

@@ -1,0 +1,37 @@
+package dev.toolgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class SidecarCountersTest {
+
+  private static final String SCRAPE = """
+      # HELP jvm_gc_memory_allocated_bytes_total Incremented for an increase in the size of the (young) heap memory pool
+      # TYPE jvm_gc_memory_allocated_bytes_total counter
+      jvm_gc_memory_allocated_bytes_total 2.097152E7
+      # HELP jvm_gc_pause_seconds Time spent in GC pause
+      jvm_gc_pause_seconds_sum{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 0.004
+      jvm_gc_pause_seconds_sum{action="end of major GC",cause="System.gc()",gc="MarkSweepCompact"} 0.010
+      """;
+
+  @Test
+  void readsAllocationGcTimeAndTheQuotaChecksThatWaited() {
+    LoadBench.SidecarCounters counters = LoadBench.SidecarCounters.of(SCRAPE + """
+        # HELP toolgate_quota_waits_total Quota checks that waited for a round trip to the shared state
+        # TYPE toolgate_quota_waits_total counter
+        toolgate_quota_waits_total 37.0
+        """);
+
+    assertThat(counters.allocatedBytes()).isEqualTo(20_971_520);
+    assertThat(counters.gcMillis()).isCloseTo(14, within(1e-9));
+    assertThat(counters.quotaWaits()).isEqualTo(37);
+  }
+
+  @Test
+  void saysThereAreNoQuotaWaitsWhereTheSidecarReportsNone() {
+    // A sidecar on local state, or a compared build from before the metric: "-", not 0.
+    assertThat(LoadBench.SidecarCounters.of(SCRAPE).quotaWaits()).isNaN();
+  }
+}
