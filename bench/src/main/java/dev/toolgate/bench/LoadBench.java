@@ -420,12 +420,12 @@ public final class LoadBench {
       inTurns(generators, o.seconds(), (t, g) -> {
         double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
         long gc = generatorGcMillis();
-        SidecarCounters jvm = t.counters();
+        SidecarCounters before = t.counters();
         long switches = t.process() == null ? 0 : t.process().contextSwitches();
         LoadGenerator.Result r = g.fixedRate(rate, 1);
         long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
         measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
-            switched, t.process(), jvm, t.counters());
+            switched, t.process(), before, t.counters());
         return r;
       });
       Histogram direct = null;

@@ -46,11 +46,7 @@ final class LoadGenerator implements AutoCloseable {
   /** Calls sent so far; only touched on the generator's context. */
   private long sent;
 
-  LoadGenerator(Vertx vertx, String url, List<String> sessions, String body, int connections) {
-    this(vertx, url, sessions, body, connections, url, SlowCalls.OFF);
-  }
-
-  /** The same, recording the calls of {@code target} that {@code slowCalls} asks for. */
+  /** Load on {@code url} for {@code target}, whose calls {@code slowCalls} records when they are slow. */
   LoadGenerator(Vertx vertx, String url, List<String> sessions, String body, int connections, String target,
       SlowCalls slowCalls) {
     this.vertx = vertx;

@@ -71,7 +71,7 @@ final class ReadLease {
 
   /** Hands out one read counted in {@code nowSecond}, or counted ahead in the second after it, if the lease holds one. */
   synchronized boolean take(long nowSecond) {
-    if (unused == 0 || (nowSecond != second && !(countedAhead && nowSecond == second - 1))) {
+    if (unused == 0 || (nowSecond != second && !rolledAheadOf(nowSecond))) {
       return false;
     }
     unused--;
@@ -84,7 +84,7 @@ final class ReadLease {
    * if so, this caller has claimed it and must end it with {@link #topUpEnded}.
    */
   synchronized boolean claimTopUp(long nowSecond) {
-    if (toppingUp || nowSecond != second || extra < MAX_EXTRA || unused * 2 > MAX_EXTRA) {
+    if (toppingUp || nowSecond != second || !dueForTopUp()) {
       return false;
     }
     toppingUp = true;
@@ -105,8 +105,8 @@ final class ReadLease {
     if (toppingUp) {
       return 0;
     }
-    if (countedAhead && nowSecond == second - 1) {
-      if (extra < MAX_EXTRA || unused * 2 > MAX_EXTRA) {
+    if (rolledAheadOf(nowSecond)) {
+      if (!dueForTopUp()) {
         return 0;
       }
       toppingUp = true;
@@ -148,6 +148,11 @@ final class ReadLease {
     extra = wanted;
     countedAhead = true;
     return rest;
+  }
+
+  /** A full-sized lease with half of it or less left: the one condition of a top-up, in its second or ahead of it. */
+  private boolean dueForTopUp() {
+    return extra >= MAX_EXTRA && unused * 2 <= MAX_EXTRA;
   }
 
   /** Whether the lease was rolled ahead into the second after {@code nowSecond}. */
