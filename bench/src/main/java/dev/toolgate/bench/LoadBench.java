@@ -418,8 +418,8 @@ public final class LoadBench {
       Map<Target, Measured> measured = new LinkedHashMap<>();
       generators.keySet().forEach(t -> measured.put(t, new Measured()));
       inTurns(generators, o.seconds(), (t, g) -> {
-        // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (at 50
-        // calls/s it was ~3 % of the sidecar's CPU in the slice).
+        // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (about
+        // 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
         SidecarCounters before = t.counters();
         double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
         long gc = generatorGcMillis();
