@@ -458,20 +458,32 @@ public final class LoadBench {
       }
     }
     oneAtATime(generators, o.settle(), o.seconds());
-    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn)%n%-22s %10s %10s %10s%n",
+    System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"
+        + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores)%n"
+        + "%-22s %10s %10s %10s %10s %8s%n",
         o.inFlight(), o.seconds(),
-        "target", "calls/s", "vs nginx", "p99 ms");
+        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine");
     Map<String, Double> saturation = new LinkedHashMap<>();
     slowCalls.phase("settle saturation");
     inTurns(generators, o.settle(), (t, g) -> g.saturate(o.inFlight(), 1));
     slowCalls.phase("saturation");
-    Map<Target, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), (t, g) -> g.saturate(o.inFlight(), 1));
+    Map<Target, CpuShares> shares = new LinkedHashMap<>();
+    Map<Target, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), (t, g) -> {
+      List<Long> pids = t.process() == null ? List.of() : t.process().pids();
+      CpuShares.Turn turn = CpuShares.start(pids);
+      LoadGenerator.Result r = g.saturate(o.inFlight(), 1);
+      shares.computeIfAbsent(t, k -> new CpuShares()).end(turn, pids);
+      return r;
+    });
     for (Map.Entry<Target, LoadGenerator.Result> e : saturated.entrySet()) {
       LoadGenerator.Result r = e.getValue();
+      CpuShares cpu = shares.get(e.getKey());
       saturation.put(e.getKey().name(), r.throughput());
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f%n", e.getKey().name(), r.throughput(),
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s%n", e.getKey().name(), r.throughput(),
           saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",
-          ms(r.latencyMicros(), 99));
+          ms(r.latencyMicros(), 99),
+          e.getKey().process() == null ? "-" : String.format(Locale.ROOT, "%.2f", cpu.busiestThread()),
+          Double.isNaN(cpu.machineBusy()) ? "-" : String.format(Locale.ROOT, "%.2f", cpu.machineBusy()));
     }
     if (o.firstCalls() > 0) {
       firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls());

@@ -94,6 +94,11 @@ public final class LocalProcess implements AutoCloseable {
     return Stream.concat(Stream.of(process.toHandle()), process.toHandle().descendants());
   }
 
+  /** The process's id and its children's: what /proc describes it by. */
+  public List<Long> pids() {
+    return tree().map(ProcessHandle::pid).toList();
+  }
+
   /** CPU seconds (user + system) used so far by the process and its children. */
   public double cpuSeconds() {
     return tree().mapToLong(h -> {

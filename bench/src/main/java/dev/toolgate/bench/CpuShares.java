@@ -1,0 +1,121 @@
+package dev.toolgate.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * What bounds a target at saturation on this machine, over its turns: its busiest thread's CPU as
+ * a share of one core (a proxy's event loop: near 1.0 is a one-thread ceiling), and the share of
+ * all the machine's cores that was busy (near 1.0 with the thread below it: the calls wait for a
+ * core, and only less CPU per call raises the throughput). Read from {@code /proc}: a thread's
+ * {@code utime + stime} in clock ticks, and the first line of {@code /proc/stat}. Where there is no
+ * {@code /proc}, both read as unknown. Cost: one read of each of the target's threads per turn.
+ */
+final class CpuShares {
+
+  private static final double TICKS_PER_SECOND = 100.0;
+
+  /** The machine's CPU time so far, in ticks: busy (neither idle nor waiting for I/O) and in all. */
+  record Machine(long busy, long total) {
+    static final Machine UNKNOWN = new Machine(0, 0);
+
+    /** From {@code /proc/stat}'s first line: {@code cpu user nice system idle iowait irq softirq steal …}. */
+    static Machine parse(String cpuLine) {
+      String[] f = cpuLine.trim().split("\\s+");
+      if (f.length < 9 || !f[0].equals("cpu")) {
+        throw new IllegalArgumentException("not /proc/stat's cpu line: '" + cpuLine + "'");
+      }
+      long total = 0;
+      for (int i = 1; i <= 8; i++) {
+        total += Long.parseLong(f[i]);
+      }
+      long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+      return new Machine(total - idle, total);
+    }
+
+    static Machine now() {
+      try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
+        return lines.findFirst().map(Machine::parse).orElse(UNKNOWN);
+      } catch (IOException | RuntimeException e) {
+        return UNKNOWN;
+      }
+    }
+
+    Machine minus(Machine earlier) {
+      return new Machine(busy - earlier.busy, total - earlier.total);
+    }
+
+    Machine plus(Machine other) {
+      return new Machine(busy + other.busy, total + other.total);
+    }
+  }
+
+  /** One turn under way: the readings it started from. */
+  record Turn(Map<Long, Long> threads, Machine machine, long startNanos) {}
+
+  private long busiestTicks;
+  private double seconds;
+  private Machine machine = new Machine(0, 0);
+
+  /** Starts a turn of the process(es) {@code pids} (none: the machine only). */
+  static Turn start(List<Long> pids) {
+    return new Turn(threadTicks(pids), Machine.now(), System.nanoTime());
+  }
+
+  /** Ends {@code turn} and adds it. */
+  void end(Turn turn, List<Long> pids) {
+    long nanos = System.nanoTime() - turn.startNanos();
+    add(busiest(turn.threads(), threadTicks(pids)), nanos / 1e9, Machine.now().minus(turn.machine()));
+  }
+
+  void add(long busiestThreadTicks, double turnSeconds, Machine turnMachine) {
+    busiestTicks += busiestThreadTicks;
+    seconds += turnSeconds;
+    machine = machine.plus(turnMachine);
+  }
+
+  /** The busiest thread's CPU over the turns, in cores; NaN before any turn. */
+  double busiestThread() {
+    return seconds == 0 ? Double.NaN : busiestTicks / TICKS_PER_SECOND / seconds;
+  }
+
+  /** The busy share of the machine's cores over the turns; NaN where unknown. */
+  double machineBusy() {
+    return machine.total() <= 0 ? Double.NaN : (double) machine.busy() / machine.total();
+  }
+
+  /** The most ticks one thread ran between two readings; a thread started in between counts from 0. */
+  static long busiest(Map<Long, Long> before, Map<Long, Long> after) {
+    long most = 0;
+    for (Map.Entry<Long, Long> e : after.entrySet()) {
+      most = Math.max(most, e.getValue() - before.getOrDefault(e.getKey(), 0L));
+    }
+    return most;
+  }
+
+  /** Ticks (user + system) of every thread of the processes, by thread id; empty without /proc. */
+  static Map<Long, Long> threadTicks(List<Long> pids) {
+    Map<Long, Long> ticks = new HashMap<>();
+    for (long pid : pids) {
+      try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+        tasks.forEach(task -> {
+          try {
+            String stat = Files.readString(task.resolve("stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks.put(Long.parseLong(task.getFileName().toString()), Long.parseLong(f[11]) + Long.parseLong(f[12]));
+          } catch (IOException | RuntimeException e) {
+            // the thread ended meanwhile
+          }
+        });
+      } catch (IOException | RuntimeException e) {
+        // the process ended, or no /proc
+      }
+    }
+    return ticks;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.toolgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CpuSharesTest {
+
+  @Test
+  void theMachineIsBusyForAllButItsIdleAndIoWaitTicks() {
+    CpuShares.Machine m = CpuShares.Machine.parse("cpu  100 5 50 800 20 0 10 3 0 0");
+
+    assertThat(m.total()).isEqualTo(988);
+    assertThat(m.busy()).isEqualTo(168);
+  }
+
+  @Test
+  void refusesALineThatIsNotTheMachinesCpuLine() {
+    assertThatThrownBy(() -> CpuShares.Machine.parse("cpu0 1 2 3 4 5 6 7 8"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cpu0 1 2");
+    assertThatThrownBy(() -> CpuShares.Machine.parse("cpu 1 2 3"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theBusiestThreadIsTheOneThatRanMostDuringTheTurn_aNewThreadCountingFromZero() {
+    assertThat(CpuShares.busiest(Map.of(1L, 10L, 2L, 100L), Map.of(1L, 60L, 2L, 120L))).isEqualTo(50);
+    assertThat(CpuShares.busiest(Map.of(1L, 10L), Map.of(1L, 12L, 3L, 40L))).isEqualTo(40);
+    assertThat(CpuShares.busiest(Map.of(), Map.of())).isZero();
+  }
+
+  @Test
+  void sharesAreTakenOverAllTheTurnsTogether() {
+    CpuShares shares = new CpuShares();
+    assertThat(shares.busiestThread()).isNaN();
+    assertThat(shares.machineBusy()).isNaN();
+
+    shares.add(60, 1.0, new CpuShares.Machine(150, 200));
+    shares.add(40, 1.0, new CpuShares.Machine(190, 200));
+
+    assertThat(shares.busiestThread()).isCloseTo(0.5, within(1e-9));
+    assertThat(shares.machineBusy()).isCloseTo(0.85, within(1e-9));
+  }
+
+  @Test
+  void readsThisProcesssThreadsAndTheMachineFromProc() {
+    long self = ProcessHandle.current().pid();
+    CpuShares.Turn turn = CpuShares.start(List.of(self));
+    assertThat(turn.threads()).as("this JVM's threads").hasSizeGreaterThan(1);
+    assertThat(turn.machine().total()).isPositive();
+
+    double spun = 0;
+    long until = System.nanoTime() + 300_000_000L;
+    while (System.nanoTime() < until) {
+      spun += BusyLoop.spin();
+    }
+    CpuShares shares = new CpuShares();
+    shares.end(turn, List.of(self));
+
+    assertThat(spun).isPositive();
+    assertThat(shares.busiestThread()).as("the spinning thread, in cores").isBetween(0.3, 1.05);
+    assertThat(shares.machineBusy()).isBetween(0.0, 1.0);
+  }
+
+  @Test
+  void aProcessThatIsGoneHasNoThreads() {
+    assertThat(CpuShares.threadTicks(List.of(Long.MAX_VALUE))).isEmpty();
+  }
+}
