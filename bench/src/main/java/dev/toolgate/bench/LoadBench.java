@@ -41,7 +41,8 @@ import org.HdrHistogram.Histogram;
  * tool rule); and through the sidecar enforcing seed 000's policy with its shared state on a
  * Hazelcast member. Every server is its own process; the load comes from this JVM. Prints latency
  * added over direct (p50, p99, p99.9), CPU per 1,000 calls/s, resident memory under load, the
- * added p50 one call at a time against nginx's, the saturation throughput against nginx's, and the
+ * added p50 one call at a time against nginx's, the saturation throughput against nginx's with what
+ * bounds it (each target's busiest thread and the machine's busy share: {@link CpuShares}), and the
  * sidecar's time from process start to ready.
  *
  * <p>Run with {@code bench/run} (see bench/README.md); {@code --help} lists the options.
