@@ -1,5 +1,6 @@
 package dev.toolgate.bench;
 
+import dev.toolgate.e2e.support.LocalProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +18,6 @@ import java.util.stream.Stream;
  * {@code /proc}, both read as unknown. Cost: one read of each of the target's threads per turn.
  */
 final class CpuShares {
-
-  private static final double TICKS_PER_SECOND = 100.0;
 
   /** The machine's CPU time so far, in ticks: busy (neither idle nor waiting for I/O) and in all. */
   record Machine(long busy, long total) {
@@ -60,7 +59,7 @@ final class CpuShares {
 
   private long busiestTicks;
   private double seconds;
-  private Machine machine = new Machine(0, 0);
+  private Machine machine = Machine.UNKNOWN;
 
   /** Starts a turn of the process(es) {@code pids} (none: the machine only). */
   static Turn start(List<Long> pids) {
@@ -81,7 +80,7 @@ final class CpuShares {
 
   /** The busiest thread's CPU over the turns, in cores; NaN before any turn. */
   double busiestThread() {
-    return seconds == 0 ? Double.NaN : busiestTicks / TICKS_PER_SECOND / seconds;
+    return seconds == 0 ? Double.NaN : busiestTicks / LocalProcess.TICKS_PER_SECOND / seconds;
   }
 
   /** The busy share of the machine's cores over the turns; NaN where unknown. */
@@ -101,21 +100,7 @@ final class CpuShares {
   /** Ticks (user + system) of every thread of the processes, by thread id; empty without /proc. */
   static Map<Long, Long> threadTicks(List<Long> pids) {
     Map<Long, Long> ticks = new HashMap<>();
-    for (long pid : pids) {
-      try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-        tasks.forEach(task -> {
-          try {
-            String stat = Files.readString(task.resolve("stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            ticks.put(Long.parseLong(task.getFileName().toString()), Long.parseLong(f[11]) + Long.parseLong(f[12]));
-          } catch (IOException | RuntimeException e) {
-            // the thread ended meanwhile
-          }
-        });
-      } catch (IOException | RuntimeException e) {
-        // the process ended, or no /proc
-      }
-    }
+    pids.forEach(pid -> ticks.putAll(LocalProcess.threadTicks(pid)));
     return ticks;
   }
 }

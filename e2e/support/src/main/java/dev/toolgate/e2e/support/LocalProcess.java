@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +19,8 @@ public final class LocalProcess implements AutoCloseable {
 
   /** The JVM running this code: every Java process is started with the same one. */
   public static final String JAVA = ProcessHandle.current().info().command().orElse("java");
-  private static final double TICKS_PER_SECOND = 100.0;
+  /** Clock ticks per second in /proc's CPU times (USER_HZ). */
+  public static final double TICKS_PER_SECOND = 100.0;
   private static final AtomicLong RUNS = new AtomicLong();
 
   private final String name;
@@ -103,13 +105,37 @@ public final class LocalProcess implements AutoCloseable {
   public double cpuSeconds() {
     return tree().mapToLong(h -> {
       try {
-        String stat = Files.readString(Path.of("/proc/" + h.pid() + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks(Files.readString(Path.of("/proc/" + h.pid() + "/stat")));
       } catch (IOException | RuntimeException e) {
         return 0;
       }
     }).sum() / TICKS_PER_SECOND;
+  }
+
+  /**
+   * CPU ticks (user + system) of each thread of process {@code pid} so far, by thread id; empty
+   * where the process has ended or /proc is not there.
+   */
+  public static Map<Long, Long> threadTicks(long pid) {
+    Map<Long, Long> ticks = new HashMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+      tasks.forEach(task -> {
+        try {
+          ticks.put(Long.parseLong(task.getFileName().toString()), ticks(Files.readString(task.resolve("stat"))));
+        } catch (IOException | RuntimeException e) {
+          // the thread ended meanwhile
+        }
+      });
+    } catch (IOException | RuntimeException e) {
+      // the process ended, or no /proc
+    }
+    return ticks;
+  }
+
+  /** utime + stime of a /proc {@code stat} line (fields 14 and 15, counted after the command's closing parenthesis). */
+  private static long ticks(String stat) {
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
   }
 
   /**
