@@ -98,9 +98,8 @@ public record RateWindow(long lastSecond, int[] counts, int ahead) {
     for (long s = lastSecond + 1; s <= now; s++) {
       out[(int) Math.floorMod(s, (long) SECONDS)] = 0;
     }
-    if (now - (lastSecond + 1) < SECONDS) {
-      out[(int) Math.floorMod(lastSecond + 1, (long) SECONDS)] += ahead;
-    }
+    // Here now - lastSecond <= SECONDS: the second counted ahead is still in the window.
+    out[(int) Math.floorMod(lastSecond + 1, (long) SECONDS)] += ahead;
     return new RateWindow(now, out);
   }
 }
