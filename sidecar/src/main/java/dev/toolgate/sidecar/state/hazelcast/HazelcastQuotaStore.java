@@ -92,8 +92,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
       ReadLease lease = leases.get(session);
       long second = Math.floorDiv(nowMs, 1000);
       if (lease != null && lease.take(second)) {
-        int ahead = lease.claimReadsAhead(nowMs);
-        if (ahead > 0 || lease.claimTopUp(second)) {
+        int ahead = lease.claimRefill(nowMs);
+        if (ahead != ReadLease.NO_REFILL) {
           TopUp topUp = new TopUp(lease, quotas, nowMs, ahead);
           enqueue(session, w -> w.topUp = topUp);
         }
@@ -262,10 +262,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
     });
     if (lease != null && leaseQuotas != null) {
       lease.refilled(leaseSecond, wanted, counted[0], counted[1]);
-      if (closed) {
-        // A refill (or top-up) that ends after close: its reads go back now, not with the replica.
-        returnRest(session, lease.close(Long.MAX_VALUE));
-      }
+      giveBackIfClosed(session, lease);
     }
     for (int i = 0; i < n; i++) {
       if (verdicts[i] == null) {
@@ -289,8 +286,13 @@ public final class HazelcastQuotaStore implements QuotaStore {
       return new CasMap.Step<>(reserved.granted() == 0 ? null : UsageJson.usage(reserved.next()), null);
     });
     returnRest(session, roll.lease().rolled(Math.floorDiv(roll.nowMs(), 1000) + 1, roll.aheadReads(), granted[0]));
+    giveBackIfClosed(session, roll.lease());
+  }
+
+  /** A refill, top-up or roll-ahead that ends after close: its reads go back now, not with the replica. */
+  private void giveBackIfClosed(String session, ReadLease lease) {
     if (closed) {
-      returnRest(session, roll.lease().close(Long.MAX_VALUE));
+      returnRest(session, lease.close(Long.MAX_VALUE));
     }
   }
 

@@ -33,7 +33,7 @@ package dev.toolgate.sidecar.state.hazelcast;
  * (they did, at every second's start: bench/README.md, "A new second's lease").
  *
  * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
- * Cost: one uncontended lock per read.
+ * Cost: two uncontended locks per read (the take, and the claim of any refill it makes due).
  */
 final class ReadLease {
 
@@ -158,6 +158,22 @@ final class ReadLease {
   /** Whether the lease was rolled ahead into the second after {@code nowSecond}. */
   synchronized boolean rolledAheadOf(long nowSecond) {
     return countedAhead && second == nowSecond + 1;
+  }
+
+  /** What {@link #claimRefill} returns when nothing was claimed. */
+  static final int NO_REFILL = -1;
+
+  /**
+   * The refill due after a read at {@code nowMs}, claimed under one lock: reads to reserve ahead
+   * ({@link #claimReadsAhead}, above 0), else 0 for a top-up in the lease's second ({@link
+   * #claimTopUp}), else {@link #NO_REFILL}. A claim must be ended with {@link #topUpEnded}.
+   */
+  synchronized int claimRefill(long nowMs) {
+    int ahead = claimReadsAhead(nowMs);
+    if (ahead > 0) {
+      return ahead;
+    }
+    return claimTopUp(Math.floorDiv(nowMs, 1000)) ? 0 : NO_REFILL;
   }
 
   /** The claimed top-up or roll-ahead is done, refilled or not: the next one may be claimed. */
