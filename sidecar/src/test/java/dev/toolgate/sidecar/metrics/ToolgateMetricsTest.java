@@ -28,6 +28,14 @@ class ToolgateMetricsTest {
   }
 
   @Test
+  void reportsTheTimeTheJitCompilersHaveSpent() {
+    // The test's own JVM has compiled its way here, so the counter is above zero.
+    String sample = line(ToolgateMetrics.create().scrape(), "jvm_compilation_time_ms_total");
+
+    assertThat(Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1))).isPositive();
+  }
+
+  @Test
   void reportsTheQuotaChecksThatWaitedForTheSharedState() {
     ToolgateMetrics metrics = ToolgateMetrics.create();
     java.util.concurrent.atomic.AtomicLong waits = new java.util.concurrent.atomic.AtomicLong(7);
