@@ -96,18 +96,24 @@ public final class LoadBench {
 
   /**
    * Bytes a sidecar's JVM allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted at
-   * each young GC), its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}), and its quota checks
-   * that waited for the shared state ({@code toolgate_quota_waits_total}; NaN where it has none:
-   * local state, or a compared build from before the metric).
+   * each young GC), its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}), its JIT compilers'
+   * time in ms ({@code jvm_compilation_time_ms_total}), and its quota checks that waited for the
+   * shared state ({@code toolgate_quota_waits_total}). NaN for a counter the sidecar does not report:
+   * quota waits on local state, either of the last two in a compared build from before its metric.
    */
-  record SidecarCounters(double allocatedBytes, double gcMillis, double quotaWaits) {
-    static final SidecarCounters NONE = new SidecarCounters(0, 0, Double.NaN);
+  record SidecarCounters(double allocatedBytes, double gcMillis, double compileMillis, double quotaWaits) {
+    static final SidecarCounters NONE = new SidecarCounters(0, 0, Double.NaN, Double.NaN);
 
     /** The counters in a Prometheus scrape of a sidecar's /metrics. */
     static SidecarCounters of(String scrape) {
-      List<String> waits = samples(scrape, "toolgate_quota_waits_total");
       return new SidecarCounters(sum(samples(scrape, "jvm_gc_memory_allocated_bytes_total")),
-          1000 * sum(samples(scrape, "jvm_gc_pause_seconds_sum")), waits.isEmpty() ? Double.NaN : sum(waits));
+          1000 * sum(samples(scrape, "jvm_gc_pause_seconds_sum")),
+          sumOrNaN(samples(scrape, "jvm_compilation_time_ms_total")),
+          sumOrNaN(samples(scrape, "toolgate_quota_waits_total")));
+    }
+
+    private static double sumOrNaN(List<String> samples) {
+      return samples.isEmpty() ? Double.NaN : sum(samples);
     }
 
     private static List<String> samples(String scrape, String metric) {
@@ -132,6 +138,7 @@ public final class LoadBench {
     double anonymousMib;
     double allocatedBytes;
     double gcMillis;
+    double compileMillis;
     double quotaWaits;
     long contextSwitches;
 
@@ -140,6 +147,7 @@ public final class LoadBench {
       contextSwitches += switches;
       allocatedBytes += after.allocatedBytes() - before.allocatedBytes();
       gcMillis += after.gcMillis() - before.gcMillis();
+      compileMillis += after.compileMillis() - before.compileMillis();
       quotaWaits += after.quotaWaits() - before.quotaWaits();
       latencyMicros.add(r.latencyMicros());
       sliceP99.add(ms(r.latencyMicros(), 99));
@@ -408,9 +416,9 @@ public final class LoadBench {
     inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));
     inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1));
     for (int rate : o.rates()) {
-      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %9s %9s%n",
+      System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %7s %9s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
-          "KiB/call", "gc ms", "errors", "load gc ms", "waits/1k");
+          "KiB/call", "gc ms", "jit ms", "errors", "load gc ms", "waits/1k");
       slowCalls.phase("settle " + rate);
       inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1));
       slowCalls.phase("rate " + rate);
@@ -442,7 +450,7 @@ public final class LoadBench {
           directSlices = m;
         }
         double cpuPerThousand = m.cpuSeconds / m.seconds / (rate / 1000.0);
-        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7d %9d %9s%n", t.name(),
+        System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
             ms(h, 99.9) - ms(direct, 99.9), medianSliceDelta(m.sliceP99, directSlices.sliceP99),
             t.process() == null ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
@@ -453,6 +461,7 @@ public final class LoadBench {
             t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.1f",
                 m.allocatedBytes / 1024.0 / Math.max(1, m.latencyMicros.getTotalCount())),
             t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.gcMillis),
+            Double.isNaN(m.compileMillis) ? "-" : String.format(Locale.ROOT, "%.0f", m.compileMillis),
             m.failed, m.generatorGcMillis,
             Double.isNaN(m.quotaWaits) ? "-" : String.format(Locale.ROOT, "%.2f",
                 m.quotaWaits * 1000 / Math.max(1, m.latencyMicros.getTotalCount())));

@@ -14,6 +14,9 @@ class SidecarCountersTest {
       # HELP jvm_gc_pause_seconds Time spent in GC pause
       jvm_gc_pause_seconds_sum{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 0.004
       jvm_gc_pause_seconds_sum{action="end of major GC",cause="System.gc()",gc="MarkSweepCompact"} 0.010
+      # HELP jvm_compilation_time_ms_total The approximate accumulated elapsed time spent in compilation
+      # TYPE jvm_compilation_time_ms_total counter
+      jvm_compilation_time_ms_total{compiler="HotSpot 64-Bit Tiered Compilers"} 1234.0
       """;
 
   @Test
@@ -27,6 +30,15 @@ class SidecarCountersTest {
     assertThat(counters.allocatedBytes()).isEqualTo(20_971_520);
     assertThat(counters.gcMillis()).isCloseTo(14, within(1e-9));
     assertThat(counters.quotaWaits()).isEqualTo(37);
+    assertThat(counters.compileMillis()).isEqualTo(1234);
+  }
+
+  @Test
+  void saysThereIsNoCompileTimeWhereTheSidecarReportsNone() {
+    // A compared build from before the metric: "-", not 0.
+    String withoutIt = SCRAPE.lines().filter(l -> !l.contains("compilation")).reduce("", (a, l) -> a + l + "\n");
+
+    assertThat(LoadBench.SidecarCounters.of(withoutIt).compileMillis()).isNaN();
   }
 
   @Test
