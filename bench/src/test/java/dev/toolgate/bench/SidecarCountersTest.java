@@ -3,6 +3,7 @@ package dev.toolgate.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class SidecarCountersTest {
@@ -36,7 +37,7 @@ class SidecarCountersTest {
   @Test
   void saysThereIsNoCompileTimeWhereTheSidecarReportsNone() {
     // A compared build from before the metric: "-", not 0.
-    String withoutIt = SCRAPE.lines().filter(l -> !l.contains("compilation")).reduce("", (a, l) -> a + l + "\n");
+    String withoutIt = SCRAPE.lines().filter(l -> !l.contains("compilation")).collect(Collectors.joining("\n"));
 
     assertThat(LoadBench.SidecarCounters.of(withoutIt).compileMillis()).isNaN();
   }
