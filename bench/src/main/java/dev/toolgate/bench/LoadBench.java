@@ -450,21 +450,21 @@ public final class LoadBench {
           directSlices = m;
         }
         double cpuPerThousand = m.cpuSeconds / m.seconds / (rate / 1000.0);
+        long calls = Math.max(1, m.latencyMicros.getTotalCount());
+        boolean process = t.process() != null;
+        boolean sidecar = t.metricsUrl() != null;
         System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
             ms(h, 99.9) - ms(direct, 99.9), medianSliceDelta(m.sliceP99, directSlices.sliceP99),
-            t.process() == null ? "-" : String.format(Locale.ROOT, "%.3f", cpuPerThousand),
-            t.process() == null ? "-" : String.format(Locale.ROOT, "%.1f",
-                (double) m.contextSwitches / Math.max(1, m.latencyMicros.getTotalCount())),
-            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.residentMib),
-            t.process() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.anonymousMib),
-            t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.1f",
-                m.allocatedBytes / 1024.0 / Math.max(1, m.latencyMicros.getTotalCount())),
-            t.metricsUrl() == null ? "-" : String.format(Locale.ROOT, "%.0f", m.gcMillis),
-            Double.isNaN(m.compileMillis) ? "-" : String.format(Locale.ROOT, "%.0f", m.compileMillis),
+            cell(process, "%.3f", cpuPerThousand),
+            cell(process, "%.1f", (double) m.contextSwitches / calls),
+            cell(process, "%.0f", m.residentMib),
+            cell(process, "%.0f", m.anonymousMib),
+            cell(sidecar, "%.1f", m.allocatedBytes / 1024.0 / calls),
+            cell(sidecar, "%.0f", m.gcMillis),
+            cell(!Double.isNaN(m.compileMillis), "%.0f", m.compileMillis),
             m.failed, m.generatorGcMillis,
-            Double.isNaN(m.quotaWaits) ? "-" : String.format(Locale.ROOT, "%.2f",
-                m.quotaWaits * 1000 / Math.max(1, m.latencyMicros.getTotalCount())));
+            cell(!Double.isNaN(m.quotaWaits), "%.2f", m.quotaWaits * 1000 / calls));
       }
     }
     oneAtATime(generators, o.settle(), o.seconds());
@@ -490,10 +490,10 @@ public final class LoadBench {
       CpuShares cpu = shares.get(e.getKey());
       saturation.put(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s%n", e.getKey().name(), r.throughput(),
-          saturation.containsKey("nginx") ? String.format(Locale.ROOT, "%.2f", r.throughput() / saturation.get("nginx")) : "-",
+          cell(saturation.containsKey("nginx"), "%.2f", r.throughput() / saturation.getOrDefault("nginx", 1.0)),
           ms(r.latencyMicros(), 99),
-          e.getKey().process() == null ? "-" : String.format(Locale.ROOT, "%.2f", cpu.busiestThread()),
-          Double.isNaN(cpu.machineBusy()) ? "-" : String.format(Locale.ROOT, "%.2f", cpu.machineBusy()));
+          cell(e.getKey().process() != null, "%.2f", cpu.busiestThread()),
+          cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()));
     }
     if (o.firstCalls() > 0) {
       firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls());
@@ -635,7 +635,12 @@ public final class LoadBench {
         .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum();
   }
 
-  private static double ms(Histogram h, double percentile) {
+  /** A table cell: {@code value} in {@code format}, or "-" where the target has no such reading. */
+  private static String cell(boolean known, String format, double value) {
+    return known ? String.format(Locale.ROOT, format, value) : "-";
+  }
+
+    private static double ms(Histogram h, double percentile) {
     return h.getValueAtPercentile(percentile) / 1000.0;
   }
 
