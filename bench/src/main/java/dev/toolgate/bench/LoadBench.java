@@ -375,14 +375,14 @@ public final class LoadBench {
     }
     for (SidecarBuild b : builds) {
       if (o.targets().contains("pass-through")) {
-        targets.add(startSidecar("pass-through" + b.suffix(), passThrough(backendUrl), b));
+        targets.add(startSidecar("pass-through" + b.suffix(), passThrough("pass-through" + b.suffix(), backendUrl), b));
       }
       if (o.targets().contains("full")) {
-        targets.add(startSidecar("full policy" + b.suffix(), fullPolicy(backendUrl, hazelcastPort), b));
+        targets.add(startSidecar("full policy" + b.suffix(), fullPolicy("full policy" + b.suffix(), backendUrl, hazelcastPort), b));
       }
       if (o.targets().contains("full-local")) {
         // The same policy without Hazelcast: the difference from "full policy" is the shared state's.
-        targets.add(startSidecar("full, local" + b.suffix(), fullPolicy(backendUrl, -1), b));
+        targets.add(startSidecar("full, local" + b.suffix(), fullPolicy("full, local" + b.suffix(), backendUrl, -1), b));
       }
     }
 
@@ -519,14 +519,16 @@ public final class LoadBench {
         slices * FIRST_CALLS_PER_SECOND, FIRST_CALLS_PER_SECOND, "target", "ready ms", "warm ms", "p50 ms", "p99 ms",
         "+p50", "+p99", "rss MiB", "anon MiB");
     for (SidecarBuild b : builds) {
-      firstCalls(vertx, b, "first calls" + b.suffix(), fullPolicy(backendUrl, hazelcastPort), body, direct, slices, false);
+      String target = "first calls" + b.suffix();
+      firstCalls(vertx, b, target, fullPolicy(target, backendUrl, hazelcastPort), body, direct, slices, false);
     }
     if (warmupCalls > 0) {
-      Path config = fullPolicy(backendUrl, hazelcastPort);
+      String target = "warm-up " + warmupCalls;
+      Path config = fullPolicy(target, backendUrl, hazelcastPort);
       ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
       doc.putObject("runtime").put("warmupCalls", warmupCalls);
       YAML.writeValue(config.toFile(), doc);
-      firstCalls(vertx, builds.get(0), "warm-up " + warmupCalls, config, body, direct, slices, true);
+      firstCalls(vertx, builds.get(0), target, config, body, direct, slices, true);
     }
   }
 
@@ -719,8 +721,13 @@ public final class LoadBench {
     return new Target("vertx relay", url + "/mcp", process);
   }
 
-  private Path passThrough(String backendUrl) throws Exception {
-    Path config = Files.createTempFile(work, "pass-through-", ".yaml");
+  /** A target's configuration goes next to its logs, named after it, and is replaced by the next run's. */
+  private Path configFile(String target) {
+    return work.resolve(fileName(target) + ".yaml");
+  }
+
+  private Path passThrough(String target, String backendUrl) throws Exception {
+    Path config = configFile(target);
     Files.writeString(config, PassThroughConfig.yaml(LoopbackPorts.next(), LoopbackPorts.next(), backendUrl + "/mcp"));
     return config;
   }
@@ -730,7 +737,7 @@ public final class LoadBench {
    * client, with the quotas raised so that the load is not refused: they are still checked and
    * counted in Hazelcast on every call. A negative {@code hazelcastPort} keeps the state local.
    */
-  private Path fullPolicy(String backendUrl, int hazelcastPort) throws Exception {
+  private Path fullPolicy(String target, String backendUrl, int hazelcastPort) throws Exception {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
     doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
@@ -747,7 +754,7 @@ public final class LoadBench {
     ObjectNode quotas = (ObjectNode) doc.get("quotas");
     quotas.putObject("perSession").put("read", 1_000_000_000).put("write", 1_000_000_000);
     quotas.put("ratePerMinute", 1_000_000_000);
-    Path config = Files.createTempFile(work, "full-policy-", ".yaml");
+    Path config = configFile(target);
     YAML.writeValue(config.toFile(), doc);
     return config;
   }
