@@ -74,6 +74,7 @@ public final class ToolgateMetrics {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmCompilationMetrics().bindTo(registry);
+    new JvmAllocationMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);

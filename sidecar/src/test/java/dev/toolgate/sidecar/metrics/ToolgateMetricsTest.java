@@ -6,8 +6,15 @@ import org.junit.jupiter.api.Test;
 
 class ToolgateMetricsTest {
 
+  /** Blocks the test allocates, kept so that no compiler can leave the allocation out. */
+  private static volatile byte[][] kept;
+
   private static String line(String scrape, String prefix) {
     return scrape.lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
+  }
+
+  private static double value(String sample) {
+    return Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
   }
 
   @Test
@@ -32,7 +39,25 @@ class ToolgateMetricsTest {
     // The test's own JVM has compiled its way here, so the counter is above zero.
     String sample = line(ToolgateMetrics.create().scrape(), "jvm_compilation_time_ms_total");
 
-    assertThat(Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1))).isPositive();
+    assertThat(value(sample)).isPositive();
+  }
+
+  @Test
+  void countsTheBytesAThreadAllocatedAfterItHasExited() throws InterruptedException {
+    ToolgateMetrics metrics = ToolgateMetrics.create();
+    double before = value(line(metrics.scrape(), "jvm_memory_allocated_bytes_total"));
+    Thread allocator = new Thread(() -> {
+      byte[][] blocks = new byte[64][];
+      for (int i = 0; i < blocks.length; i++) {
+        blocks[i] = new byte[64 * 1024];
+      }
+      kept = blocks;
+    });
+    allocator.start();
+    allocator.join();
+
+    double after = value(line(metrics.scrape(), "jvm_memory_allocated_bytes_total"));
+    assertThat(after - before).isGreaterThanOrEqualTo(64 * 64 * 1024);
   }
 
   @Test
