@@ -92,21 +92,40 @@ public final class LoadBench {
         return SidecarCounters.NONE;
       }
     }
+
+    /**
+     * The bytes one scrape of the sidecar's /metrics allocates (two scrapes back to back: what lies
+     * between the counter's two readings is one scrape's work), or 0 where the sidecar's counter
+     * only moves at a young GC and cannot tell.
+     */
+    double bytesPerScrape() {
+      SidecarCounters first = counters();
+      SidecarCounters second = counters();
+      return first.exactAllocation() && second.exactAllocation()
+          ? Math.max(0, second.allocatedBytes() - first.allocatedBytes()) : 0;
+    }
   }
 
   /**
-   * Bytes a sidecar's JVM allocated so far ({@code jvm_gc_memory_allocated_bytes_total}, counted at
-   * each young GC), its GC pause time in ms ({@code jvm_gc_pause_seconds_sum}), its JIT compilers'
-   * time in ms ({@code jvm_compilation_time_ms_total}), and its quota checks that waited for the
-   * shared state ({@code toolgate_quota_waits_total}). NaN for a counter the sidecar does not report:
-   * quota waits on local state, either of the last two in a compared build from before its metric.
+   * Bytes a sidecar's JVM allocated so far ({@code jvm_memory_allocated_bytes_total}, exact at any
+   * moment; from a compared build from before that metric, {@code jvm_gc_memory_allocated_bytes_total},
+   * which only grows at a young GC, a whole eden at a time), its GC pause time in ms
+   * ({@code jvm_gc_pause_seconds_sum}), its JIT compilers' time in ms
+   * ({@code jvm_compilation_time_ms_total}), and its quota checks that waited for the shared state
+   * ({@code toolgate_quota_waits_total}). NaN for a counter the sidecar does not report: quota waits
+   * on local state, either of the last two in a compared build from before its metric.
+   * {@code exactAllocation} says which allocation counter was read.
    */
-  record SidecarCounters(double allocatedBytes, double gcMillis, double compileMillis, double quotaWaits) {
-    static final SidecarCounters NONE = new SidecarCounters(0, 0, Double.NaN, Double.NaN);
+  record SidecarCounters(double allocatedBytes, boolean exactAllocation, double gcMillis, double compileMillis,
+      double quotaWaits) {
+    static final SidecarCounters NONE = new SidecarCounters(0, false, 0, Double.NaN, Double.NaN);
 
     /** The counters in a Prometheus scrape of a sidecar's /metrics. */
     static SidecarCounters of(String scrape) {
-      return new SidecarCounters(sum(samples(scrape, "jvm_gc_memory_allocated_bytes_total")),
+      List<String> allocated = samples(scrape, "jvm_memory_allocated_bytes_total");
+      return new SidecarCounters(
+          sum(allocated.isEmpty() ? samples(scrape, "jvm_gc_memory_allocated_bytes_total") : allocated),
+          !allocated.isEmpty(),
           1000 * sum(samples(scrape, "jvm_gc_pause_seconds_sum")),
           sumOrNaN(samples(scrape, "jvm_compilation_time_ms_total")),
           sumOrNaN(samples(scrape, "toolgate_quota_waits_total")));
@@ -375,14 +394,17 @@ public final class LoadBench {
     }
     for (SidecarBuild b : builds) {
       if (o.targets().contains("pass-through")) {
-        targets.add(startSidecar("pass-through" + b.suffix(), passThrough("pass-through" + b.suffix(), backendUrl), b));
+        String name = "pass-through" + b.suffix();
+        targets.add(startSidecar(name, passThrough(name, backendUrl), b));
       }
       if (o.targets().contains("full")) {
-        targets.add(startSidecar("full policy" + b.suffix(), fullPolicy("full policy" + b.suffix(), backendUrl, hazelcastPort), b));
+        String name = "full policy" + b.suffix();
+        targets.add(startSidecar(name, fullPolicy(name, backendUrl, hazelcastPort), b));
       }
       if (o.targets().contains("full-local")) {
         // The same policy without Hazelcast: the difference from "full policy" is the shared state's.
-        targets.add(startSidecar("full, local" + b.suffix(), fullPolicy("full, local" + b.suffix(), backendUrl, -1), b));
+        String name = "full, local" + b.suffix();
+        targets.add(startSidecar(name, fullPolicy(name, backendUrl, -1), b));
       }
     }
 
@@ -444,6 +466,7 @@ public final class LoadBench {
       for (Map.Entry<Target, Measured> e : measured.entrySet()) {
         Target t = e.getKey();
         Measured m = e.getValue();
+        double bytesPerScrape = t.bytesPerScrape();
         Histogram h = m.latencyMicros;
         if (direct == null) {
           direct = h;
@@ -460,7 +483,7 @@ public final class LoadBench {
             cell(process, "%.1f", (double) m.contextSwitches / calls),
             cell(process, "%.0f", m.residentMib),
             cell(process, "%.0f", m.anonymousMib),
-            cell(sidecar, "%.1f", m.allocatedBytes / 1024.0 / calls),
+            cell(sidecar, "%.1f", allocatedKibPerCall(m.allocatedBytes, m.sliceP99.size(), bytesPerScrape, calls)),
             cell(sidecar, "%.0f", m.gcMillis),
             cell(!Double.isNaN(m.compileMillis), "%.0f", m.compileMillis),
             m.failed, m.generatorGcMillis,
@@ -615,6 +638,16 @@ public final class LoadBench {
    */
   static String timesNginx(double delta, double nginxDelta) {
     return Double.isNaN(nginxDelta) || nginxDelta <= 0 ? "-" : String.format(Locale.ROOT, "%.2f", delta / nginxDelta);
+  }
+
+  /**
+   * KiB allocated per call over a target's slices, without the benchmark's own scrapes: the counter
+   * is read in a scrape before and after each slice, and between those two readings lies about one
+   * scrape's work (the end of the first, the start of the second: some 400 KiB, what 16 calls
+   * allocate).
+   */
+  static double allocatedKibPerCall(double allocatedBytes, int slices, double bytesPerScrape, long calls) {
+    return Math.max(0, allocatedBytes - slices * bytesPerScrape) / 1024.0 / Math.max(1, calls);
   }
 
   /**

@@ -28,10 +28,25 @@ class SidecarCountersTest {
         toolgate_quota_waits_total 37.0
         """);
 
+    // No jvm_memory_allocated_bytes_total (a compared build from before it): the GC's counter.
     assertThat(counters.allocatedBytes()).isEqualTo(20_971_520);
+    assertThat(counters.exactAllocation()).isFalse();
     assertThat(counters.gcMillis()).isCloseTo(14, within(1e-9));
     assertThat(counters.quotaWaits()).isEqualTo(37);
     assertThat(counters.compileMillis()).isEqualTo(1234);
+  }
+
+  @Test
+  void readsTheExactAllocationWhereTheSidecarReportsIt() {
+    // The GC's counter moves an eden at a time; the threads' total is what was allocated.
+    LoadBench.SidecarCounters counters = LoadBench.SidecarCounters.of(SCRAPE + """
+        # HELP jvm_memory_allocated_bytes_total Bytes allocated on the heap by all threads since the JVM started
+        # TYPE jvm_memory_allocated_bytes_total counter
+        jvm_memory_allocated_bytes_total 2.3456789E7
+        """);
+
+    assertThat(counters.allocatedBytes()).isEqualTo(23_456_789);
+    assertThat(counters.exactAllocation()).isTrue();
   }
 
   @Test
