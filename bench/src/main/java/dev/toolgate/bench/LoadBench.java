@@ -161,6 +161,10 @@ public final class LoadBench {
     double quotaWaits;
     long contextSwitches;
 
+    int slices() {
+      return sliceP99.size();
+    }
+
     void add(LoadGenerator.Result r, double cpu, long generatorGc, long switches, LocalProcess process,
         SidecarCounters before, SidecarCounters after) {
       contextSwitches += switches;
@@ -483,7 +487,7 @@ public final class LoadBench {
             cell(process, "%.1f", (double) m.contextSwitches / calls),
             cell(process, "%.0f", m.residentMib),
             cell(process, "%.0f", m.anonymousMib),
-            cell(sidecar, "%.1f", allocatedKibPerCall(m.allocatedBytes, m.sliceP99.size(), bytesPerScrape, calls)),
+            cell(sidecar, "%.1f", allocatedKibPerCall(m.allocatedBytes, m.slices(), bytesPerScrape, calls)),
             cell(sidecar, "%.0f", m.gcMillis),
             cell(!Double.isNaN(m.compileMillis), "%.0f", m.compileMillis),
             m.failed, m.generatorGcMillis,
