@@ -1,0 +1,54 @@
+package dev.toolgate.sidecar.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.SessionQuota;
+import dev.toolgate.policy.quota.QuotaVerdict;
+import org.junit.jupiter.api.Test;
+
+/** A sidecar's quotas on local state: the agent's total and each session's, counted together. */
+class InMemoryQuotaStoreTest {
+
+  private static final long NOW = 1_700_000_000_000L;
+
+  private final QuotaStore store = QuotaStore.inMemory();
+
+  private QuotaVerdict read(String session, Quotas quotas) {
+    return store.consume(session, "agent-1", false, quotas, NOW).result();
+  }
+
+  @Test
+  void refusesTheReadThatWouldTakeTheAgentPastItsQuotaAcrossSessions() {
+    Quotas quotas = new Quotas(new SessionQuota(10, 10), new SessionQuota(2, 2), 1_000, null, null);
+
+    assertThat(read("s1", quotas).allowed()).isTrue();
+    assertThat(read("s2", quotas).allowed()).isTrue();
+    QuotaVerdict third = read("s3", quotas);
+
+    assertThat(third.allowed()).isFalse();
+    assertThat(third.limitName()).isEqualTo("quotas.perAgent.read");
+  }
+
+  @Test
+  void countsNeitherTheAgentNorTheSessionForACallTheAgentsQuotaRefuses() {
+    Quotas agentCapped = new Quotas(new SessionQuota(2, 2), new SessionQuota(1, 1), 1_000, null, null);
+    assertThat(read("s1", agentCapped).allowed()).isTrue();
+    assertThat(read("s1", agentCapped).allowed()).isFalse();
+
+    // Without the agent's cap, the session has used one read of two: the refused one did not count.
+    Quotas sessionOnly = new Quotas(new SessionQuota(2, 2), null, 1_000, null, null);
+    assertThat(read("s1", sessionOnly).allowed()).isTrue();
+    assertThat(read("s1", sessionOnly).limitName()).isEqualTo("quotas.perSession.read");
+  }
+
+  @Test
+  void countsEachSessionAloneWhenThePolicyHasNoAgentQuota() {
+    Quotas quotas = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null);
+
+    for (int i = 0; i < 50; i++) {
+      assertThat(read("s" + i, quotas).allowed()).as("session s%d's first read", i).isTrue();
+    }
+    assertThat(read("s0", quotas).allowed()).isFalse();
+  }
+}
