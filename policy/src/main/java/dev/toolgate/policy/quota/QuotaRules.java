@@ -93,13 +93,16 @@ public final class QuotaRules {
         usage.extraWrites(), usage.lastSeenMs(), usage.rate().uncount(second, reads));
   }
 
-  /** An agent's total over all its sessions, when {@code quotas.perAgent} is set. */
+  /**
+   * An agent's total over all its sessions, when {@code quotas.perAgent} is set. Without it, allowed
+   * with {@code usage} as it was (null where there is none): no fresh usage is built for a total
+   * nothing checks.
+   */
   public static Outcome agent(Usage usage, boolean write, Quotas quotas, long nowMs) {
-    Usage u = current(usage, quotas, nowMs);
     if (quotas.perAgent() == null) {
-      return new Outcome(QuotaVerdict.ALLOWED, u);
+      return new Outcome(QuotaVerdict.ALLOWED, usage);
     }
-    return count(u, write, quotas.perAgent(), "quotas.perAgent", nowMs);
+    return count(current(usage, quotas, nowMs), write, quotas.perAgent(), "quotas.perAgent", nowMs);
   }
 
   private static Usage current(Usage usage, Quotas quotas, long nowMs) {

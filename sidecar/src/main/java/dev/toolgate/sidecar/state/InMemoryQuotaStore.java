@@ -17,16 +17,14 @@ final class InMemoryQuotaStore implements QuotaStore {
   @Override
   public synchronized Future<QuotaVerdict> consume(
       String session, String agent, boolean write, Quotas quotas, long nowMs) {
-    // synchronized: the agent and the session are counted together or not at all. Without an
-    // agent quota the agent is not looked at: a fresh usage per call would be garbage only.
-    QuotaRules.Outcome agentOutcome =
-        quotas.perAgent() == null ? null : QuotaRules.agent(agents.get(agent), write, quotas, nowMs);
-    if (agentOutcome != null && !agentOutcome.verdict().allowed()) {
+    // synchronized: the agent and the session are counted together or not at all.
+    QuotaRules.Outcome agentOutcome = QuotaRules.agent(agents.get(agent), write, quotas, nowMs);
+    if (!agentOutcome.verdict().allowed()) {
       return Future.succeededFuture(agentOutcome.verdict());
     }
     QuotaRules.Outcome sessionOutcome = QuotaRules.session(sessions.get(session), write, quotas, nowMs);
     sessions.put(session, sessionOutcome.next());
-    if (sessionOutcome.verdict().allowed() && agentOutcome != null) {
+    if (sessionOutcome.verdict().allowed() && quotas.perAgent() != null) {
       agents.put(agent, agentOutcome.next());
     }
     return Future.succeededFuture(sessionOutcome.verdict());
