@@ -2,7 +2,6 @@ package dev.toolgate.policy.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolgate.policy.json.CanonicalJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,12 +22,22 @@ class IntentFingerprintTest {
   }
 
   @Test
-  void theFingerprintOfACanonicalTextIsTheFingerprintOfItsArguments() {
+  void theFingerprintOfAnArgumentsHashIsTheFingerprintOfItsArguments() {
     Map<String, Object> args = Map.of("job_id", "j1", "note", "x".repeat(1000));
 
-    assertThat(IntentFingerprint.ofCanonical("s1", "get", CanonicalJson.of(args)))
+    assertThat(IntentFingerprint.ofArgumentsHash("s1", "get", IdempotencyKeys.argumentsHash(args)))
         .isEqualTo(IntentFingerprint.of("s1", "get", args));
-    assertThat(IntentFingerprint.ofCanonical(null, "get", CanonicalJson.of(args)))
-        .isEqualTo(IntentFingerprint.of(null, "get", args));
+    assertThat(IntentFingerprint.ofArgumentsHash(null, "get", IdempotencyKeys.argumentsHash(args)))
+        .isEqualTo(IntentFingerprint.of(null, "get", args))
+        .isEqualTo(IntentFingerprint.of("", "get", args));
+  }
+
+  @Test
+  void argumentsThatDifferInOneCharacterMakeAnotherFingerprint() {
+    String note = "x".repeat(1000);
+
+    assertThat(IntentFingerprint.of("s1", "get", Map.of("job_id", "j1", "note", note)))
+        .isNotEqualTo(IntentFingerprint.of("s1", "get", Map.of("job_id", "j1", "note", note + "y")))
+        .isNotEqualTo(IntentFingerprint.of("s1", "get2", Map.of("job_id", "j1", "note", note)));
   }
 }

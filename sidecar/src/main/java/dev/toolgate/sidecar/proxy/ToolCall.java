@@ -102,15 +102,15 @@ final class ToolCall {
     }
     this.sessionKey = session == null ? "pod" : session;
     long now = s.clock().millis();
-    // One canonical text of the arguments per call, for every hash derived from them, written in
-    // this thread's scratch buffer: only the hashes outlive the constructor.
+    // One canonical text of the arguments per call, written in this thread's scratch buffer and
+    // hashed once: the fingerprint starts from that hash, and only the hashes outlive the constructor.
     StringBuilder canonicalArguments = CANONICAL_SCRATCH.get();
     canonicalArguments.setLength(0);
     CanonicalJson.appendTo(args, canonicalArguments);
     this.argumentsHash = IdempotencyKeys.argumentsHashOfCanonical(canonicalArguments);
     String given = identity(ToolCallContext.META_INTENT_ID, ToolCallContext.HEADER_INTENT_ID);
     this.intentId = given != null ? given : s.intents().intentFor(
-        IntentFingerprint.ofCanonical(sessionKey, tool, canonicalArguments), now, policy.intentWindowSeconds() * 1000L);
+        IntentFingerprint.ofArgumentsHash(sessionKey, tool, argumentsHash), now, policy.intentWindowSeconds() * 1000L);
     if (canonicalArguments.capacity() > MAX_KEPT_SCRATCH) {
       CANONICAL_SCRATCH.remove();
     }
@@ -280,7 +280,7 @@ final class ToolCall {
   }
 
   private void shared() {
-    String key = IntentFingerprint.of("", tool, args);
+    String key = IntentFingerprint.ofArgumentsHash("", tool, argumentsHash);
     Promise<JsonObject> mine = Promise.promise();
     Promise<JsonObject> leader = s.sharedCalls().putIfAbsent(key, mine);
     if (leader == null) {
