@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -618,22 +619,38 @@ public final class LoadBench {
    */
   private void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
     System.out.printf(Locale.ROOT, "%none call at a time (closed loop: each call sent when the previous one is answered,"
-        + " %d one-second turns per target taken in turn)%n%-22s %10s %8s %8s %8s %8s %13s%n",
-        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx");
+        + " %d one-second turns per target taken in turn; cpu: the proxy's CPU time per call, all its threads)%n"
+        + "%-22s %10s %8s %8s %8s %8s %13s %12s%n",
+        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx", "cpu µs/call");
     slowCalls.phase("settle one at a time");
     inTurns(generators, settle, (t, g) -> g.saturate(1, 1));
     slowCalls.phase("one at a time");
-    Map<Target, LoadGenerator.Result> results = inTurns(generators, seconds, (t, g) -> g.saturate(1, 1));
+    Map<Target, Double> cpuSeconds = new HashMap<>();
+    Map<Target, LoadGenerator.Result> results = inTurns(generators, seconds, (t, g) -> {
+      double before = t.process() == null ? 0 : t.process().cpuSeconds();
+      LoadGenerator.Result r = g.saturate(1, 1);
+      if (t.process() != null) {
+        cpuSeconds.merge(t, t.process().cpuSeconds() - before, Double::sum);
+      }
+      return r;
+    });
     Histogram direct = results.values().iterator().next().latencyMicros();
     double nginxDelta = results.entrySet().stream().filter(e -> e.getKey().name().equals("nginx"))
         .mapToDouble(e -> ms(e.getValue().latencyMicros(), 50) - ms(direct, 50)).findFirst().orElse(Double.NaN);
     for (Map.Entry<Target, LoadGenerator.Result> e : results.entrySet()) {
       Histogram h = e.getValue().latencyMicros();
       double delta = ms(h, 50) - ms(direct, 50);
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s%n", e.getKey().name(),
+      Double cpu = cpuSeconds.get(e.getKey());
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s%n", e.getKey().name(),
           e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
-          h == direct ? "-" : timesNginx(delta, nginxDelta));
+          h == direct ? "-" : timesNginx(delta, nginxDelta),
+          cell(cpu != null, "%.0f", cpu == null ? 0 : cpuMicrosPerCall(cpu, h.getTotalCount())));
     }
+  }
+
+  /** A proxy's CPU time over its turns, in µs per call answered in them. */
+  static double cpuMicrosPerCall(double cpuSeconds, long calls) {
+    return cpuSeconds * 1e6 / Math.max(1, calls);
   }
 
   /**
