@@ -112,7 +112,8 @@ final class BreakerGate {
       if (o.result() == ResultClass.CANCELLED) {
         breaker.release(permission);
       } else {
-        breaker.onResult(permission, s.clock().millis(), o.result().isBackendFailure(), o.nanos() / 1_000_000);
+        s.breakers().onResult(breaker, permission, s.clock().millis(), o.result().isBackendFailure(),
+            o.nanos() / 1_000_000);
       }
       permission = null;
       releaseProbeLease();

@@ -41,10 +41,10 @@ public final class Proxy {
   private final UpstreamClient upstreams;
   private final ProxyHandler handler;
   private final long expiryTimer;
-  private final long windowTimer;
+  private final WindowPublisher windows;
 
-  /** How often breaker windows are published to the other replicas. */
-  static final long WINDOW_PUBLISH_PERIOD_MS = 250;
+  /** How long after an outcome the breakers' windows are published to the other replicas. */
+  static final long WINDOW_PUBLISH_DELAY_MS = 250;
 
   private Proxy(
       Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock, Stores stores) {
@@ -64,10 +64,11 @@ public final class Proxy {
     IdRegistry ids = new IdRegistry();
     IntentRegistry intents = new IntentRegistry();
     this.retryBudget = new AtomicReference<>(retryBudgetOf(initial));
+    this.windows = WindowPublisher.onVertx(vertx, WINDOW_PUBLISH_DELAY_MS, () -> publishWindows(clock));
     this.breakers = new Breakers((name, t) -> {
       metrics.breakerTransition(name, t.to().wireName());
       LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
-    }, stores.circuits(), name -> publishBreakerMetrics(metrics, name, clock));
+    }, stores.circuits(), name -> publishBreakerMetrics(metrics, name, clock), windows::changed);
     CallServices services =
         new CallServices(
             vertx,
@@ -99,12 +100,14 @@ public final class Proxy {
               stores.idempotency().expire(now);
               stores.quotas().expire(now, policy.quotas().idleExpirySeconds() * 1000L);
             });
-    this.windowTimer =
-        vertx.setPeriodic(WINDOW_PUBLISH_PERIOD_MS, t -> services.breakers().publishWindows(clock.millis()));
   }
 
   private final Breakers breakers;
   private final AtomicReference<RetryBudget> retryBudget;
+
+  private void publishWindows(Clock clock) {
+    breakers.publishWindows(clock.millis());
+  }
 
   /** Gauges per breaker name, reading whichever breaker a reload put in place. */
   private void publishBreakerMetrics(ToolgateMetrics metrics, String name, Clock clock) {
@@ -153,7 +156,7 @@ public final class Proxy {
 
   public Future<Void> close() {
     vertx.cancelTimer(expiryTimer);
-    vertx.cancelTimer(windowTimer);
+    windows.close();
     return upstreams.close();
   }
 }

@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar.state;
 
 import dev.toolgate.policy.breaker.CircuitBreaker;
+import dev.toolgate.policy.breaker.Permission;
 import dev.toolgate.policy.breaker.Transition;
 import dev.toolgate.policy.model.BreakerPolicy;
 import dev.toolgate.policy.model.BreakerScope;
@@ -23,17 +24,26 @@ public final class Breakers {
   private final BiConsumer<String, Transition> onTransition;
   private final SharedCircuits shared;
   private final java.util.function.Consumer<String> onNewName;
+  private final Runnable onOutcome;
 
   /**
    * @param onTransition told of every state change, with the breaker's name
    * @param shared where openings and closings are published to the other replicas
    * @param onNewName told once of each breaker name (to publish its metrics)
+   * @param onOutcome told after each outcome recorded through {@link #onResult}: a window changed
    */
   public Breakers(BiConsumer<String, Transition> onTransition, SharedCircuits shared,
-      java.util.function.Consumer<String> onNewName) {
+      java.util.function.Consumer<String> onNewName, Runnable onOutcome) {
     this.onTransition = onTransition;
     this.shared = shared;
     this.onNewName = onNewName;
+    this.onOutcome = onOutcome;
+  }
+
+  /** Records an attempt's outcome on one of these breakers, then says its window changed. */
+  public void onResult(CircuitBreaker breaker, Permission permission, long nowMs, boolean failure, long durationMs) {
+    breaker.onResult(permission, nowMs, failure, durationMs);
+    onOutcome.run();
   }
 
   /** The breaker now in place under a name (a reload may have replaced it), or null. */
@@ -87,8 +97,9 @@ public final class Breakers {
 
   /**
    * Publishes the window of every breaker whose buckets changed since its last publication (called
-   * every few hundred ms): a quiet breaker costs no network operation and no event on the other
-   * replicas, and its entry expires one window after its last change, as its newest bucket does.
+   * a few hundred ms after an outcome): a quiet breaker costs no network operation and no event on
+   * the other replicas, and its entry expires one window after its last change, as its newest
+   * bucket does.
    */
   public void publishWindows(long nowMs) {
     breakers.forEach((name, e) -> {

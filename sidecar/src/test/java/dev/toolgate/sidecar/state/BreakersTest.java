@@ -33,7 +33,7 @@ class BreakersTest {
   @Test
   void publishesAWindowOnlyWhenItChanged() {
     Published shared = new Published();
-    Breakers breakers = new Breakers((name, t) -> {}, shared, name -> {});
+    Breakers breakers = new Breakers((name, t) -> {}, shared, name -> {}, () -> {});
     CircuitBreaker breaker = breakers.of("api", RULE);
     long now = 1_000_000;
 
@@ -50,5 +50,18 @@ class BreakersTest {
     breakers.publishWindows(now + 750);
     assertThat(shared.windows).hasSize(2);
     assertThat(shared.windows.get(1).get(0)).containsExactly(now / 1000, 2, 1, 0);
+  }
+
+  @Test
+  void recordsAnOutcomeOnTheBreakerAndSaysItsWindowChanged() {
+    int[] told = {0};
+    Breakers breakers = new Breakers((name, t) -> {}, new Published(), name -> {}, () -> told[0]++);
+    CircuitBreaker breaker = breakers.of("api", RULE);
+    long now = 1_000_000;
+
+    breakers.onResult(breaker, breaker.tryAcquire(now), now, true, 10);
+
+    assertThat(told[0]).isEqualTo(1);
+    assertThat(breaker.buckets(now)).containsExactly(new long[] {now / 1000, 1, 1, 0});
   }
 }
