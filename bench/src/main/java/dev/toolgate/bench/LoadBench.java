@@ -640,11 +640,11 @@ public final class LoadBench {
     for (Map.Entry<Target, LoadGenerator.Result> e : results.entrySet()) {
       Histogram h = e.getValue().latencyMicros();
       double delta = ms(h, 50) - ms(direct, 50);
-      Double cpu = cpuSeconds.get(e.getKey());
+      double cpu = cpuSeconds.getOrDefault(e.getKey(), Double.NaN);
       System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s%n", e.getKey().name(),
           e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
           h == direct ? "-" : timesNginx(delta, nginxDelta),
-          cell(cpu != null, "%.0f", cpu == null ? 0 : cpuMicrosPerCall(cpu, h.getTotalCount())));
+          cell(!Double.isNaN(cpu), "%.0f", cpuMicrosPerCall(cpu, h.getTotalCount())));
     }
   }
 
@@ -696,7 +696,7 @@ public final class LoadBench {
     return known ? String.format(Locale.ROOT, format, value) : "-";
   }
 
-    private static double ms(Histogram h, double percentile) {
+  private static double ms(Histogram h, double percentile) {
     return h.getValueAtPercentile(percentile) / 1000.0;
   }
 
