@@ -70,6 +70,8 @@ public final class LoadBench {
   private SlowCalls slowCalls = SlowCalls.OFF;
   /** The targets the profiler was attached to, in the order they started. */
   private final List<String> profiled = new CopyOnWriteArrayList<>();
+  /** What the goals are judged on, gathered as the tables are printed. */
+  private final Goals.Readings goals = new Goals.Readings();
 
   /** Where calls go; a sidecar also has its admin port, whose metrics say how much it allocates. */
   record Target(String name, String url, LocalProcess process, String metricsUrl) {
@@ -481,9 +483,12 @@ public final class LoadBench {
         long calls = Math.max(1, m.latencyMicros.getTotalCount());
         boolean process = t.process() != null;
         boolean sidecar = t.metricsUrl() != null;
+        double sliceDelta = medianSliceDelta(m.sliceP99, directSlices.sliceP99);
+        goals.rate(rate, t.name(), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99), sliceDelta,
+            process ? m.residentMib : Double.NaN);
         System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
             ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
-            ms(h, 99.9) - ms(direct, 99.9), medianSliceDelta(m.sliceP99, directSlices.sliceP99),
+            ms(h, 99.9) - ms(direct, 99.9), sliceDelta,
             cell(process, "%.3f", cpuPerThousand),
             cell(process, "%.1f", (double) m.contextSwitches / calls),
             cell(process, "%.0f", m.residentMib),
@@ -517,6 +522,7 @@ public final class LoadBench {
       LoadGenerator.Result r = e.getValue();
       CpuShares cpu = shares.get(e.getKey());
       saturation.put(e.getKey().name(), r.throughput());
+      goals.saturation(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s%n", e.getKey().name(), r.throughput(),
           cell(saturation.containsKey("nginx"), "%.2f", r.throughput() / saturation.getOrDefault("nginx", 1.0)),
           ms(r.latencyMicros(), 99),
@@ -529,6 +535,7 @@ public final class LoadBench {
     generators.values().forEach(LoadGenerator::close);
     vertx.close();
     timeToReady(o.starts(), builds);
+    System.out.print(Goals.table(Goals.judge(goals)));
   }
 
   /**
@@ -640,6 +647,7 @@ public final class LoadBench {
     for (Map.Entry<Target, LoadGenerator.Result> e : results.entrySet()) {
       Histogram h = e.getValue().latencyMicros();
       double delta = ms(h, 50) - ms(direct, 50);
+      goals.oneAtATime(e.getKey().name(), delta);
       double cpu = cpuSeconds.getOrDefault(e.getKey(), Double.NaN);
       System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s%n", e.getKey().name(),
           e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
@@ -861,6 +869,9 @@ public final class LoadBench {
     }
     for (Variant v : variants) {
       long[] millis = v.starts().stream().mapToLong(Start::millis).sorted().toArray();
+      if (v.withArchive() && v.build() == builds.get(0)) {
+        goals.ready(millis[starts / 2]);
+      }
       String label = (v.withArchive() ? "with the class-data archive" : "without class-data archive") + v.build().suffix();
       System.out.printf(Locale.ROOT, "  %-40s median %5d ms (min %d, max %d); when ready rss %.0f MiB, anon %.0f MiB%n",
           label, millis[starts / 2], millis[0], millis[starts - 1],

@@ -1,0 +1,193 @@
+package dev.toolgate.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The performance goals (README "Performance"), judged on one run's readings: each one met, missed
+ * or not measured, with the reading it was judged on. The load benchmark hands the readings over as
+ * it prints them; only this checkout's rows count (a compared build's names carry a suffix). A goal
+ * met in one run is not a goal met reliably: the README counts the runs.
+ *
+ * <p>Two goals are judged strictly where they have two readings: the p99 on the pooled and the
+ * per-slice median, pass-through's ratio to nginx at the fixed rate and one call at a time. A
+ * ratio to an nginx delta at or below zero is not a reading (the run did not resolve nginx's cost).
+ */
+final class Goals {
+
+  /** The rate the latency goals are set at. */
+  static final int RATE = 1000;
+  static final double ADDED_P50_MS = 0.5;
+  static final double ADDED_P99_MS = 2.0;
+  static final double PASS_THROUGH_TIMES_NGINX = 2.0;
+  static final double SATURATION_OF_NGINX = 0.5;
+  static final double RESIDENT_MIB = 128;
+  static final long READY_MS = 2000;
+
+  static final String FULL = "full policy";
+  static final String PASS_THROUGH = "pass-through";
+  static final String NGINX = "nginx";
+
+  enum Status {
+    MET("met"),
+    MISSED("MISSED"),
+    NOT_MEASURED("not measured");
+
+    final String text;
+
+    Status(String text) {
+      this.text = text;
+    }
+  }
+
+  /** One goal's verdict and what it was judged on (or why it was not). */
+  record Verdict(String goal, Status status, String reading) {}
+
+  /** What a run measured, as it went; NaN (or -1 for a time) where it did not. */
+  static final class Readings {
+    private double fullAddedP50 = Double.NaN;
+    private double fullAddedP99 = Double.NaN;
+    private double fullSliceAddedP99 = Double.NaN;
+    private double passThroughAddedP50 = Double.NaN;
+    private double nginxAddedP50 = Double.NaN;
+    private double passThroughOneAtATime = Double.NaN;
+    private double nginxOneAtATime = Double.NaN;
+    private double fullSaturation = Double.NaN;
+    private double nginxSaturation = Double.NaN;
+    private double residentMib = Double.NaN;
+    private long readyMillis = -1;
+
+    /** A target's row at a fixed rate: deltas over direct in ms, its resident set in MiB (NaN if none). */
+    void rate(int rate, String target, double addedP50, double addedP99, double sliceAddedP99, double residentMib) {
+      if (target.equals(FULL) || target.equals(PASS_THROUGH)) {
+        this.residentMib = Double.isNaN(this.residentMib) ? residentMib : Math.max(this.residentMib, residentMib);
+      }
+      if (rate != RATE) {
+        return;
+      }
+      switch (target) {
+        case FULL -> {
+          fullAddedP50 = addedP50;
+          fullAddedP99 = addedP99;
+          fullSliceAddedP99 = sliceAddedP99;
+        }
+        case PASS_THROUGH -> passThroughAddedP50 = addedP50;
+        case NGINX -> nginxAddedP50 = addedP50;
+        default -> { }
+      }
+    }
+
+    /** A target's p50 over direct's, one call at a time, in ms. */
+    void oneAtATime(String target, double addedP50) {
+      switch (target) {
+        case PASS_THROUGH -> passThroughOneAtATime = addedP50;
+        case NGINX -> nginxOneAtATime = addedP50;
+        default -> { }
+      }
+    }
+
+    /** A target's calls per second at saturation. */
+    void saturation(String target, double callsPerSecond) {
+      switch (target) {
+        case FULL -> fullSaturation = callsPerSecond;
+        case NGINX -> nginxSaturation = callsPerSecond;
+        default -> { }
+      }
+    }
+
+    /** This checkout's median time to ready with its class-data archive, as the image starts. */
+    void ready(long medianMillis) {
+      readyMillis = medianMillis;
+    }
+  }
+
+  private Goals() {}
+
+  static List<Verdict> judge(Readings r) {
+    List<Verdict> verdicts = new ArrayList<>();
+    String atRate = "no " + FULL + " row at " + RATE + " calls/s in this run";
+    verdicts.add(Double.isNaN(r.fullAddedP50)
+        ? new Verdict(goalP50(), Status.NOT_MEASURED, atRate)
+        : new Verdict(goalP50(), status(r.fullAddedP50 <= ADDED_P50_MS), format("%+.3f ms", r.fullAddedP50)));
+    verdicts.add(Double.isNaN(r.fullAddedP99)
+        ? new Verdict(goalP99(), Status.NOT_MEASURED, atRate)
+        : new Verdict(goalP99(), status(r.fullAddedP99 <= ADDED_P99_MS && !(r.fullSliceAddedP99 > ADDED_P99_MS)),
+            format("%+.3f ms pooled, %+.3f per-slice median", r.fullAddedP99, r.fullSliceAddedP99)));
+    verdicts.add(passThrough(r));
+    String goal = format("saturation >= %.1f of nginx's (full policy)", SATURATION_OF_NGINX);
+    verdicts.add(Double.isNaN(r.fullSaturation) || !(r.nginxSaturation > 0)
+        ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL + " or no " + NGINX + " at saturation")
+        : new Verdict(goal, status(r.fullSaturation / r.nginxSaturation >= SATURATION_OF_NGINX),
+            format("%.2f (%.0f against %.0f calls/s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
+                r.nginxSaturation)));
+    goal = format("resident <= %.0f MiB under load", RESIDENT_MIB);
+    verdicts.add(Double.isNaN(r.residentMib)
+        ? new Verdict(goal, Status.NOT_MEASURED, "no sidecar loaded at a fixed rate")
+        : new Verdict(goal, status(r.residentMib <= RESIDENT_MIB),
+            format("%.0f MiB, the largest over the rates and both sidecars", r.residentMib)));
+    goal = format("ready <= %.0f s (embedded member)", READY_MS / 1000.0);
+    verdicts.add(r.readyMillis < 0
+        ? new Verdict(goal, Status.NOT_MEASURED, "no start timed")
+        : new Verdict(goal, status(r.readyMillis <= READY_MS),
+            format("%.2f s, median with the class-data archive", r.readyMillis / 1000.0)));
+    verdicts.add(new Verdict("admission <= 5 us (JMH)", Status.NOT_MEASURED,
+        "a JMH benchmark, not this run: AdmissionBench (bench/README.md)"));
+    return verdicts;
+  }
+
+  /** Pass-through's p50 over direct as a multiple of nginx's, at the fixed rate and one call at a time. */
+  private static Verdict passThrough(Readings r) {
+    String goal = format("pass-through's added p50 <= %.0fx nginx's", PASS_THROUGH_TIMES_NGINX);
+    List<String> readings = new ArrayList<>();
+    boolean resolved = false;
+    boolean missed = false;
+    double[][] pairs = {{r.passThroughAddedP50, r.nginxAddedP50}, {r.passThroughOneAtATime, r.nginxOneAtATime}};
+    String[] where = {"at " + RATE + " calls/s", "one call at a time"};
+    for (int i = 0; i < pairs.length; i++) {
+      double mine = pairs[i][0];
+      double nginx = pairs[i][1];
+      if (Double.isNaN(mine) || Double.isNaN(nginx)) {
+        continue;
+      }
+      if (nginx <= 0) {
+        readings.add(format("%s unresolved (nginx %+.3f ms)", where[i], nginx));
+        continue;
+      }
+      resolved = true;
+      missed |= mine / nginx > PASS_THROUGH_TIMES_NGINX;
+      readings.add(format("%.2fx %s (%+.3f against %+.3f ms)", mine / nginx, where[i], mine, nginx));
+    }
+    if (readings.isEmpty()) {
+      return new Verdict(goal, Status.NOT_MEASURED, "no " + PASS_THROUGH + " or no " + NGINX + " in this run");
+    }
+    return new Verdict(goal, resolved ? status(!missed) : Status.NOT_MEASURED, String.join("; ", readings));
+  }
+
+  /** The verdicts as the benchmark prints them, after its other tables. */
+  static String table(List<Verdict> verdicts) {
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+        "%ngoals (full policy at %d calls/s unless said; one run's verdict: the README counts the runs)%n%-46s %-13s %s%n",
+        RATE, "goal", "verdict", "reading"));
+    for (Verdict v : verdicts) {
+      out.append(String.format(Locale.ROOT, "%-46s %-13s %s%n", v.goal(), v.status().text, v.reading()));
+    }
+    return out.toString();
+  }
+
+  private static String goalP50() {
+    return format("added p50 <= %.1f ms", ADDED_P50_MS);
+  }
+
+  private static String goalP99() {
+    return format("added p99 <= %.0f ms", ADDED_P99_MS);
+  }
+
+  private static Status status(boolean met) {
+    return met ? Status.MET : Status.MISSED;
+  }
+
+  private static String format(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
+}

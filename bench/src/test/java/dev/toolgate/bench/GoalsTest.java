@@ -1,0 +1,155 @@
+package dev.toolgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolgate.bench.Goals.Status;
+import dev.toolgate.bench.Goals.Verdict;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The goals' verdicts printed after a load run's tables. */
+class GoalsTest {
+
+  /** The readings of the default run at e4bff94 (bench/README.md, "The latest default run"). */
+  private static Goals.Readings defaultRun() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(500, "nginx", 0.086, 0.382, 0.367, 19);
+    r.rate(500, "pass-through", 0.148, 1.886, 1.385, 114);
+    r.rate(500, "full policy", 0.173, 3.038, 1.992, 122);
+    r.rate(1000, "direct", 0, 0, 0, Double.NaN);
+    r.rate(1000, "nginx", 0.042, 1.188, 0.609, 19);
+    r.rate(1000, "vertx relay", 0.055, 1.338, 1.226, 89);
+    r.rate(1000, "pass-through", 0.083, 1.134, 1.167, 110);
+    r.rate(1000, "full policy", 0.105, 1.828, 1.798, 122);
+    r.rate(2000, "full policy", 0.200, 1.494, 1.230, 118);
+    r.oneAtATime("nginx", 0.064);
+    r.oneAtATime("pass-through", 0.136);
+    r.saturation("nginx", 28110);
+    r.saturation("full policy", 15523);
+    r.ready(600);
+    return r;
+  }
+
+  private static Verdict verdict(List<Verdict> verdicts, String goalStart) {
+    return verdicts.stream().filter(v -> v.goal().startsWith(goalStart)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void judgesTheDefaultRunAsTheReadmeDoes() {
+    List<Verdict> verdicts = Goals.judge(defaultRun());
+
+    assertThat(verdict(verdicts, "added p50").status()).isEqualTo(Status.MET);
+    assertThat(verdict(verdicts, "added p50").reading()).isEqualTo("+0.105 ms");
+    assertThat(verdict(verdicts, "added p99").status()).isEqualTo(Status.MET);
+    assertThat(verdict(verdicts, "saturation").status()).isEqualTo(Status.MET);
+    assertThat(verdict(verdicts, "saturation").reading()).startsWith("0.55 ");
+    assertThat(verdict(verdicts, "resident").status()).isEqualTo(Status.MET);
+    assertThat(verdict(verdicts, "ready").status()).isEqualTo(Status.MET);
+    assertThat(verdict(verdicts, "pass-through").status()).isEqualTo(Status.MISSED);
+    assertThat(verdict(verdicts, "pass-through").reading())
+        .isEqualTo("1.98x at 1000 calls/s (+0.083 against +0.042 ms); 2.13x one call at a time (+0.136 against +0.064 ms)");
+  }
+
+  @Test
+  void missesTheP99GoalWhenEitherThePooledOrThePerSliceP99IsOverTwoMilliseconds() {
+    Goals.Readings pooledOver = new Goals.Readings();
+    pooledOver.rate(1000, "full policy", 0.1, 2.13, 1.79, 125);
+    Goals.Readings sliceOver = new Goals.Readings();
+    sliceOver.rate(1000, "full policy", 0.1, 1.46, 2.03, 125);
+
+    assertThat(verdict(Goals.judge(pooledOver), "added p99").status()).isEqualTo(Status.MISSED);
+    assertThat(verdict(Goals.judge(sliceOver), "added p99").status()).isEqualTo(Status.MISSED);
+    assertThat(verdict(Goals.judge(sliceOver), "added p99").reading())
+        .isEqualTo("+1.460 ms pooled, +2.030 per-slice median");
+  }
+
+  @Test
+  void judgesTheLatencyGoalsAtOneThousandCallsASecondOnly() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(500, "full policy", 0.9, 5.0, 5.0, 120);
+    r.rate(2000, "full policy", 0.1, 1.0, 1.0, 120);
+
+    List<Verdict> verdicts = Goals.judge(r);
+
+    assertThat(verdict(verdicts, "added p50").status()).isEqualTo(Status.NOT_MEASURED);
+    assertThat(verdict(verdicts, "added p99").reading()).isEqualTo("no full policy row at 1000 calls/s in this run");
+  }
+
+  @Test
+  void takesTheLargestResidentSetOfEitherSidecarAtAnyRate() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(500, "pass-through", 0.1, 1, 1, 129);
+    r.rate(1000, "full policy", 0.1, 1, 1, 122);
+    r.rate(1000, "vertx relay", 0.1, 1, 1, 140);
+
+    Verdict resident = verdict(Goals.judge(r), "resident");
+
+    assertThat(resident.status()).isEqualTo(Status.MISSED);
+    assertThat(resident.reading()).startsWith("129 MiB");
+  }
+
+  @Test
+  void leavesAComparedBuildsRowsOut() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "full policy (base)", 0.9, 5.0, 5.0, 160);
+    r.saturation("full policy (base)", 100);
+    r.oneAtATime("pass-through (base)", 0.5);
+
+    List<Verdict> verdicts = Goals.judge(r);
+
+    assertThat(verdicts).filteredOn(v -> !v.goal().startsWith("admission"))
+        .allSatisfy(v -> assertThat(v.status()).isEqualTo(Status.NOT_MEASURED));
+  }
+
+  @Test
+  void judgesPassThroughOnTheReadingNginxResolvesWhenTheOtherIsAtOrBelowZero() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "nginx", -0.004, 1, 1, 19);
+    r.rate(1000, "pass-through", 0.083, 1, 1, 110);
+    r.oneAtATime("nginx", 0.086);
+    r.oneAtATime("pass-through", 0.111);
+
+    Verdict v = verdict(Goals.judge(r), "pass-through");
+
+    assertThat(v.status()).isEqualTo(Status.MET);
+    assertThat(v.reading()).isEqualTo(
+        "at 1000 calls/s unresolved (nginx -0.004 ms); 1.29x one call at a time (+0.111 against +0.086 ms)");
+  }
+
+  @Test
+  void saysPassThroughIsNotMeasuredWhenNginxResolvesNeitherReadingOrIsNotLoaded() {
+    Goals.Readings unresolved = new Goals.Readings();
+    unresolved.rate(1000, "nginx", 0.0, 1, 1, 19);
+    unresolved.rate(1000, "pass-through", 0.083, 1, 1, 110);
+    Goals.Readings noNginx = new Goals.Readings();
+    noNginx.rate(1000, "pass-through", 0.083, 1, 1, 110);
+
+    assertThat(verdict(Goals.judge(unresolved), "pass-through").status()).isEqualTo(Status.NOT_MEASURED);
+    assertThat(verdict(Goals.judge(noNginx), "pass-through").reading())
+        .isEqualTo("no pass-through or no nginx in this run");
+  }
+
+  @Test
+  void missesSaturationAndReadyBeyondTheirBounds() {
+    Goals.Readings r = new Goals.Readings();
+    r.saturation("nginx", 28000);
+    r.saturation("full policy", 13700);
+    r.ready(2100);
+
+    List<Verdict> verdicts = Goals.judge(r);
+
+    assertThat(verdict(verdicts, "saturation").status()).isEqualTo(Status.MISSED);
+    assertThat(verdict(verdicts, "saturation").reading()).isEqualTo("0.49 (13700 against 28000 calls/s)");
+    assertThat(verdict(verdicts, "ready").status()).isEqualTo(Status.MISSED);
+  }
+
+  @Test
+  void printsOneLinePerGoalWithItsVerdictAndReading() {
+    String table = Goals.table(Goals.judge(defaultRun()));
+
+    assertThat(table.lines().filter(l -> !l.isBlank())).hasSize(2 + 7);
+    assertThat(table).contains("added p50 <= 0.5 ms").contains("MISSED").contains("admission <= 5 us (JMH)");
+    assertThat(table.lines().filter(l -> l.startsWith("added p50")).findFirst().orElseThrow())
+        .matches("added p50 <= 0\\.5 ms +met +\\+0\\.105 ms");
+  }
+}
