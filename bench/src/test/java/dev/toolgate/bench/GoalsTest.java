@@ -76,7 +76,7 @@ class GoalsTest {
   }
 
   @Test
-  void takesTheLargestResidentSetOfEitherSidecarAtAnyRate() {
+  void takesTheLargestResidentSetOfPassThroughAndTheFullPolicyAtAnyRate() {
     Goals.Readings r = new Goals.Readings();
     r.rate(500, "pass-through", 0.1, 1, 1, 129);
     r.rate(1000, "full policy", 0.1, 1, 1, 122);
