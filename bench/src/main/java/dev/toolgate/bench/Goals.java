@@ -136,27 +136,28 @@ final class Goals {
     return verdicts;
   }
 
+  /** Pass-through's p50 over direct and nginx's, both read where {@code where} says. */
+  private record Pair(String where, double passThrough, double nginx) {}
+
   /** Pass-through's p50 over direct as a multiple of nginx's, at the fixed rate and one call at a time. */
   private static Verdict passThrough(Readings r) {
     String goal = format("pass-through's added p50 <= %.0fx nginx's", PASS_THROUGH_TIMES_NGINX);
     List<String> readings = new ArrayList<>();
     boolean resolved = false;
     boolean missed = false;
-    double[][] pairs = {{r.passThroughAddedP50, r.nginxAddedP50}, {r.passThroughOneAtATime, r.nginxOneAtATime}};
-    String[] where = {"at " + RATE + " calls/s", "one call at a time"};
-    for (int i = 0; i < pairs.length; i++) {
-      double mine = pairs[i][0];
-      double nginx = pairs[i][1];
-      if (Double.isNaN(mine) || Double.isNaN(nginx)) {
+    for (Pair p : List.of(new Pair("at " + RATE + " calls/s", r.passThroughAddedP50, r.nginxAddedP50),
+        new Pair("one call at a time", r.passThroughOneAtATime, r.nginxOneAtATime))) {
+      if (Double.isNaN(p.passThrough()) || Double.isNaN(p.nginx())) {
         continue;
       }
-      if (nginx <= 0) {
-        readings.add(format("%s unresolved (nginx %+.3f ms)", where[i], nginx));
+      if (p.nginx() <= 0) {
+        readings.add(format("%s unresolved (nginx %+.3f ms)", p.where(), p.nginx()));
         continue;
       }
+      double times = p.passThrough() / p.nginx();
       resolved = true;
-      missed |= mine / nginx > PASS_THROUGH_TIMES_NGINX;
-      readings.add(format("%.2fx %s (%+.3f against %+.3f ms)", mine / nginx, where[i], mine, nginx));
+      missed |= times > PASS_THROUGH_TIMES_NGINX;
+      readings.add(format("%.2fx %s (%+.3f against %+.3f ms)", times, p.where(), p.passThrough(), p.nginx()));
     }
     if (readings.isEmpty()) {
       return new Verdict(goal, Status.NOT_MEASURED, "no " + PASS_THROUGH + " or no " + NGINX + " in this run");
