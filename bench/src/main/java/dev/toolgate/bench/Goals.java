@@ -1,5 +1,9 @@
 package dev.toolgate.bench;
 
+import static dev.toolgate.bench.LoadBench.FULL_POLICY;
+import static dev.toolgate.bench.LoadBench.NGINX;
+import static dev.toolgate.bench.LoadBench.PASS_THROUGH;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,10 +28,6 @@ final class Goals {
   static final double SATURATION_OF_NGINX = 0.5;
   static final double RESIDENT_MIB = 128;
   static final long READY_MS = 2000;
-
-  static final String FULL = "full policy";
-  static final String PASS_THROUGH = "pass-through";
-  static final String NGINX = "nginx";
 
   enum Status {
     MET("met"),
@@ -60,14 +60,14 @@ final class Goals {
 
     /** A target's row at a fixed rate: deltas over direct in ms, its resident set in MiB (NaN if none). */
     void rate(int rate, String target, double addedP50, double addedP99, double sliceAddedP99, double residentMib) {
-      if (target.equals(FULL) || target.equals(PASS_THROUGH)) {
+      if (target.equals(FULL_POLICY) || target.equals(PASS_THROUGH)) {
         this.residentMib = Double.isNaN(this.residentMib) ? residentMib : Math.max(this.residentMib, residentMib);
       }
       if (rate != RATE) {
         return;
       }
       switch (target) {
-        case FULL -> {
+        case FULL_POLICY -> {
           fullAddedP50 = addedP50;
           fullAddedP99 = addedP99;
           fullSliceAddedP99 = sliceAddedP99;
@@ -90,7 +90,7 @@ final class Goals {
     /** A target's calls per second at saturation. */
     void saturation(String target, double callsPerSecond) {
       switch (target) {
-        case FULL -> fullSaturation = callsPerSecond;
+        case FULL_POLICY -> fullSaturation = callsPerSecond;
         case NGINX -> nginxSaturation = callsPerSecond;
         default -> { }
       }
@@ -106,7 +106,7 @@ final class Goals {
 
   static List<Verdict> judge(Readings r) {
     List<Verdict> verdicts = new ArrayList<>();
-    String atRate = "no " + FULL + " row at " + RATE + " calls/s in this run";
+    String atRate = "no " + FULL_POLICY + " row at " + RATE + " calls/s in this run";
     verdicts.add(Double.isNaN(r.fullAddedP50)
         ? new Verdict(goalP50(), Status.NOT_MEASURED, atRate)
         : new Verdict(goalP50(), status(r.fullAddedP50 <= ADDED_P50_MS), format("%+.3f ms", r.fullAddedP50)));
@@ -117,7 +117,7 @@ final class Goals {
     verdicts.add(passThrough(r));
     String goal = format("saturation >= %.1f of nginx's (full policy)", SATURATION_OF_NGINX);
     verdicts.add(Double.isNaN(r.fullSaturation) || !(r.nginxSaturation > 0)
-        ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL + " or no " + NGINX + " at saturation")
+        ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL_POLICY + " or no " + NGINX + " at saturation")
         : new Verdict(goal, status(r.fullSaturation / r.nginxSaturation >= SATURATION_OF_NGINX),
             format("%.2f (%.0f against %.0f calls/s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
                 r.nginxSaturation)));

@@ -70,6 +70,10 @@ public final class LoadBench {
   private SlowCalls slowCalls = SlowCalls.OFF;
   /** The targets the profiler was attached to, in the order they started. */
   private final List<String> profiled = new CopyOnWriteArrayList<>();
+  /** The rows of nginx, pass-through and the full policy (a compared build's add a suffix): the goals read them by name. */
+  static final String NGINX = "nginx";
+  static final String PASS_THROUGH = "pass-through";
+  static final String FULL_POLICY = "full policy";
   /** What the goals are judged on, gathered as the tables are printed. */
   private final Goals.Readings goals = new Goals.Readings();
 
@@ -401,11 +405,11 @@ public final class LoadBench {
     }
     for (SidecarBuild b : builds) {
       if (o.targets().contains("pass-through")) {
-        String name = "pass-through" + b.suffix();
+        String name = PASS_THROUGH + b.suffix();
         targets.add(startSidecar(name, passThrough(name, backendUrl), b));
       }
       if (o.targets().contains("full")) {
-        String name = "full policy" + b.suffix();
+        String name = FULL_POLICY + b.suffix();
         targets.add(startSidecar(name, fullPolicy(name, backendUrl, hazelcastPort), b));
       }
       if (o.targets().contains("full-local")) {
@@ -524,7 +528,7 @@ public final class LoadBench {
       saturation.put(e.getKey().name(), r.throughput());
       goals.saturation(e.getKey().name(), r.throughput());
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s%n", e.getKey().name(), r.throughput(),
-          cell(saturation.containsKey("nginx"), "%.2f", r.throughput() / saturation.getOrDefault("nginx", 1.0)),
+          cell(saturation.containsKey(NGINX), "%.2f", r.throughput() / saturation.getOrDefault(NGINX, 1.0)),
           ms(r.latencyMicros(), 99),
           cell(e.getKey().process() != null, "%.2f", cpu.busiestThread()),
           cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()));
@@ -642,7 +646,7 @@ public final class LoadBench {
       return r;
     });
     Histogram direct = results.values().iterator().next().latencyMicros();
-    double nginxDelta = results.entrySet().stream().filter(e -> e.getKey().name().equals("nginx"))
+    double nginxDelta = results.entrySet().stream().filter(e -> e.getKey().name().equals(NGINX))
         .mapToDouble(e -> ms(e.getValue().latencyMicros(), 50) - ms(direct, 50)).findFirst().orElse(Double.NaN);
     for (Map.Entry<Target, LoadGenerator.Result> e : results.entrySet()) {
       Histogram h = e.getValue().latencyMicros();
@@ -763,7 +767,7 @@ public final class LoadBench {
         List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()), Map.of()));
     String url = "http://127.0.0.1:" + port;
     waitFor("nginx", () -> ok(url + "/ledger"), process);
-    return new Target("nginx", url + "/mcp", process);
+    return new Target(NGINX, url + "/mcp", process);
   }
 
   /** {@link VertxRelay} on this checkout's sidecar JVM flags (its image's jvm.options). */
