@@ -630,18 +630,27 @@ public final class LoadBench {
    */
   private void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
     System.out.printf(Locale.ROOT, "%none call at a time (closed loop: each call sent when the previous one is answered,"
-        + " %d one-second turns per target taken in turn; cpu: the proxy's CPU time per call, all its threads)%n"
-        + "%-22s %10s %8s %8s %8s %8s %13s %12s%n",
-        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx", "cpu µs/call");
+        + " %d one-second turns per target taken in turn; cpu: the proxy's CPU time per call, all its threads;"
+        + " loop: its busiest thread's part of it, the event loop of a Vert.x proxy; jit: its JIT compiler threads')%n"
+        + "%-22s %10s %8s %8s %8s %8s %13s %12s %13s %12s%n",
+        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx", "cpu µs/call", "loop µs/call",
+        "jit µs/call");
     slowCalls.phase("settle one at a time");
     inTurns(generators, settle, (t, g) -> g.saturate(1, 1));
     slowCalls.phase("one at a time");
     Map<Target, Double> cpuSeconds = new HashMap<>();
+    Map<Target, Long> compilerTicks = new HashMap<>();
+    Map<Target, Long> busiestTicks = new HashMap<>();
     Map<Target, LoadGenerator.Result> results = inTurns(generators, seconds, (t, g) -> {
+      List<Long> pids = t.process() == null ? List.of() : t.process().pids();
       double before = t.process() == null ? 0 : t.process().cpuSeconds();
+      long compiledBefore = compilerTicks(pids);
+      Map<Long, Long> threadsBefore = CpuShares.threadTicks(pids);
       LoadGenerator.Result r = g.saturate(1, 1);
       if (t.process() != null) {
         cpuSeconds.merge(t, t.process().cpuSeconds() - before, Double::sum);
+        busiestTicks.merge(t, CpuShares.busiest(threadsBefore, CpuShares.threadTicks(pids)), Long::sum);
+        compilerTicks.merge(t, compilerTicks(pids) - compiledBefore, Long::sum);
       }
       return r;
     });
@@ -653,11 +662,25 @@ public final class LoadBench {
       double delta = ms(h, 50) - ms(direct, 50);
       goals.oneAtATime(e.getKey().name(), delta);
       double cpu = cpuSeconds.getOrDefault(e.getKey(), Double.NaN);
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s%n", e.getKey().name(),
+      double loop = seconds(busiestTicks.get(e.getKey()));
+      double compiling = seconds(compilerTicks.get(e.getKey()));
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s %13s %12s%n", e.getKey().name(),
           e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
           h == direct ? "-" : timesNginx(delta, nginxDelta),
-          cell(!Double.isNaN(cpu), "%.0f", cpuMicrosPerCall(cpu, h.getTotalCount())));
+          cell(!Double.isNaN(cpu), "%.0f", cpuMicrosPerCall(cpu, h.getTotalCount())),
+          cell(!Double.isNaN(loop), "%.0f", cpuMicrosPerCall(loop, h.getTotalCount())),
+          cell(!Double.isNaN(compiling), "%.0f", cpuMicrosPerCall(compiling, h.getTotalCount())));
     }
+  }
+
+  /** CPU ticks so far of the JIT compiler threads of a target's processes (0 for none, or no JVM among them). */
+  private static long compilerTicks(List<Long> pids) {
+    return pids.stream().mapToLong(LocalProcess::compilerTicks).sum();
+  }
+
+  /** Ticks in seconds; NaN for a target that has no reading. */
+  private static double seconds(Long ticks) {
+    return ticks == null ? Double.NaN : ticks / LocalProcess.TICKS_PER_SECOND;
   }
 
   /** A proxy's CPU time over its turns, in µs per call answered in them. */

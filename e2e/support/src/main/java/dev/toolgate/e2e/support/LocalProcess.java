@@ -132,6 +132,36 @@ public final class LocalProcess implements AutoCloseable {
     return ticks;
   }
 
+  /**
+   * Ticks (user + system) so far of the JIT compiler threads of the JVM {@code pid} (HotSpot's
+   * {@code C1 CompilerThreadN} and {@code C2 CompilerThreadN}): what compiling has cost it. 0 for a
+   * process without them, or where /proc is not there.
+   */
+  public static long compilerTicks(long pid) {
+    long sum = 0;
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        try {
+          String stat = Files.readString(task.resolve("stat"));
+          if (isCompilerThread(stat)) {
+            sum += ticks(stat);
+          }
+        } catch (IOException | RuntimeException e) {
+          // the thread ended meanwhile
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // the process ended, or no /proc
+    }
+    return sum;
+  }
+
+  /** Whether a thread's /proc {@code stat} line names a HotSpot JIT compiler thread (the kernel keeps 15 characters of a name). */
+  public static boolean isCompilerThread(String stat) {
+    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+  }
+
   /** utime + stime of a /proc {@code stat} line (fields 14 and 15, counted after the command's closing parenthesis). */
   private static long ticks(String stat) {
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
