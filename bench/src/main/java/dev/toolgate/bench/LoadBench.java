@@ -42,9 +42,10 @@ import org.HdrHistogram.Histogram;
  * tool rule); and through the sidecar enforcing seed 000's policy with its shared state on a
  * Hazelcast member. Every server is its own process; the load comes from this JVM. Prints latency
  * added over direct (p50, p99, p99.9), CPU per 1,000 calls/s, resident memory under load, the
- * added p50 one call at a time against nginx's, the saturation throughput against nginx's with what
- * bounds it (each target's busiest thread and the machine's busy share: {@link CpuShares}), and the
- * sidecar's time from process start to ready.
+ * added p50 one call at a time against nginx's with each proxy's CPU per call (its busiest thread's and
+ * its JIT's part), the saturation throughput against nginx's with what bounds it (each target's
+ * busiest thread and the machine's busy share: {@link CpuShares}), and the sidecar's time from
+ * process start to ready; then the goals judged on those readings ({@link Goals}).
  *
  * <p>Run with {@code bench/run} (see bench/README.md); {@code --help} lists the options.
  */
@@ -55,6 +56,10 @@ public final class LoadBench {
   private static final String WORK = "bench/target/load";
   /** The pace of the first calls: an agent's, not a load test's, so the JIT has compiled little yet. */
   private static final int FIRST_CALLS_PER_SECOND = 50;
+  /** The rows of nginx, pass-through and the full policy (a compared build's add a suffix): the goals read them by name. */
+  static final String NGINX = "nginx";
+  static final String PASS_THROUGH = "pass-through";
+  static final String FULL_POLICY = "full policy";
 
   private final Path root;
   /** The sidecar's runtime.warmupCalls for the first-calls line's warmed-up sidecar; 0: no such line. */
@@ -70,10 +75,6 @@ public final class LoadBench {
   private SlowCalls slowCalls = SlowCalls.OFF;
   /** The targets the profiler was attached to, in the order they started. */
   private final List<String> profiled = new CopyOnWriteArrayList<>();
-  /** The rows of nginx, pass-through and the full policy (a compared build's add a suffix): the goals read them by name. */
-  static final String NGINX = "nginx";
-  static final String PASS_THROUGH = "pass-through";
-  static final String FULL_POLICY = "full policy";
   /** What the goals are judged on, gathered as the tables are printed. */
   private final Goals.Readings goals = new Goals.Readings();
 
@@ -631,9 +632,9 @@ public final class LoadBench {
   private void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
     System.out.printf(Locale.ROOT, "%none call at a time (closed loop: each call sent when the previous one is answered,"
         + " %d one-second turns per target taken in turn; cpu: the proxy's CPU time per call, all its threads;"
-        + " loop: its busiest thread's part of it, the event loop of a Vert.x proxy; jit: its JIT compiler threads')%n"
+        + " top: its busiest thread's part of it, a warm Vert.x proxy's event loop; jit: its JIT compiler threads')%n"
         + "%-22s %10s %8s %8s %8s %8s %13s %12s %13s %12s%n",
-        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx", "cpu µs/call", "loop µs/call",
+        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx", "cpu µs/call", "top µs/call",
         "jit µs/call");
     slowCalls.phase("settle one at a time");
     inTurns(generators, settle, (t, g) -> g.saturate(1, 1));
@@ -662,13 +663,13 @@ public final class LoadBench {
       double delta = ms(h, 50) - ms(direct, 50);
       goals.oneAtATime(e.getKey().name(), delta);
       double cpu = cpuSeconds.getOrDefault(e.getKey(), Double.NaN);
-      double loop = seconds(busiestTicks.get(e.getKey()));
+      double top = seconds(busiestTicks.get(e.getKey()));
       double compiling = seconds(compilerTicks.get(e.getKey()));
       System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s %13s %12s%n", e.getKey().name(),
           e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
           h == direct ? "-" : timesNginx(delta, nginxDelta),
           cell(!Double.isNaN(cpu), "%.0f", cpuMicrosPerCall(cpu, h.getTotalCount())),
-          cell(!Double.isNaN(loop), "%.0f", cpuMicrosPerCall(loop, h.getTotalCount())),
+          cell(!Double.isNaN(top), "%.0f", cpuMicrosPerCall(top, h.getTotalCount())),
           cell(!Double.isNaN(compiling), "%.0f", cpuMicrosPerCall(compiling, h.getTotalCount())));
     }
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 /**
@@ -118,17 +119,7 @@ public final class LocalProcess implements AutoCloseable {
    */
   public static Map<Long, Long> threadTicks(long pid) {
     Map<Long, Long> ticks = new HashMap<>();
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-      tasks.forEach(task -> {
-        try {
-          ticks.put(Long.parseLong(task.getFileName().toString()), ticks(Files.readString(task.resolve("stat"))));
-        } catch (IOException | RuntimeException e) {
-          // the thread ended meanwhile
-        }
-      });
-    } catch (IOException | RuntimeException e) {
-      // the process ended, or no /proc
-    }
+    forEachThread(pid, (tid, stat) -> ticks.put(tid, ticks(stat)));
     return ticks;
   }
 
@@ -138,22 +129,24 @@ public final class LocalProcess implements AutoCloseable {
    * process without them, or where /proc is not there.
    */
   public static long compilerTicks(long pid) {
-    long sum = 0;
+    long[] sum = {0};
+    forEachThread(pid, (tid, stat) -> sum[0] += isCompilerThread(stat) ? ticks(stat) : 0);
+    return sum[0];
+  }
+
+  /** Each thread of process {@code pid} with its /proc {@code stat} line; none where the process has ended or /proc is not there. */
+  private static void forEachThread(long pid, BiConsumer<Long, String> thread) {
     try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-      for (Path task : (Iterable<Path>) tasks::iterator) {
+      tasks.forEach(task -> {
         try {
-          String stat = Files.readString(task.resolve("stat"));
-          if (isCompilerThread(stat)) {
-            sum += ticks(stat);
-          }
+          thread.accept(Long.parseLong(task.getFileName().toString()), Files.readString(task.resolve("stat")));
         } catch (IOException | RuntimeException e) {
           // the thread ended meanwhile
         }
-      }
+      });
     } catch (IOException | RuntimeException e) {
       // the process ended, or no /proc
     }
-    return sum;
   }
 
   /** Whether a thread's /proc {@code stat} line names a HotSpot JIT compiler thread (the kernel keeps 15 characters of a name). */
