@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -271,7 +270,7 @@ public final class LoadBench {
   private static final HttpClient PROBE = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   /** One second of load on one target. */
-  private interface Turn {
+  interface Turn {
     LoadGenerator.Result take(Target target, LoadGenerator g) throws Exception;
   }
 
@@ -281,7 +280,7 @@ public final class LoadBench {
    * twice measured +1.9 ms p99 slice by slice against itself). Returns what each target's turns
    * measured, added up.
    */
-  private static Map<Target, LoadGenerator.Result> inTurns(Map<Target, LoadGenerator> generators, int seconds,
+  static Map<Target, LoadGenerator.Result> inTurns(Map<Target, LoadGenerator> generators, int seconds,
       Turn turn) throws Exception {
     List<Map.Entry<Target, LoadGenerator>> round = new ArrayList<>(generators.entrySet());
     Map<Target, LoadGenerator.Result> sums = new LinkedHashMap<>();
@@ -505,7 +504,7 @@ public final class LoadBench {
             cell(!Double.isNaN(m.quotaWaits), "%.2f", m.quotaWaits * 1000 / calls));
       }
     }
-    oneAtATime(generators, o.settle(), o.seconds());
+    OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"
         + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores)%n"
         + "%-22s %10s %10s %10s %10s %8s%n",
@@ -624,80 +623,6 @@ public final class LoadBench {
   }
 
   /**
-   * Each call sent as soon as the previous one is answered, as an agent calls its tools one after
-   * the other: no call waits behind another, so what a proxy adds is its own work and its two
-   * wake-ups. At a fixed rate on two cores the calls also queue behind each other's work, and
-   * nginx's delta can fall below what a run resolves (its {@code direct (control)} row).
-   */
-  private void oneAtATime(Map<Target, LoadGenerator> generators, int settle, int seconds) throws Exception {
-    System.out.printf(Locale.ROOT, "%none call at a time (closed loop: each call sent when the previous one is answered,"
-        + " %d one-second turns per target taken in turn; cpu: the proxy's CPU time per call, all its threads;"
-        + " top: its busiest thread's part of it, a warm Vert.x proxy's event loop; jit: its JIT compiler threads')%n"
-        + "%-22s %10s %8s %8s %8s %8s %13s %12s %13s %12s%n",
-        seconds, "target", "calls/s", "p50 ms", "p99 ms", "+p50", "+p99", "+p50 vs nginx", "cpu µs/call", "top µs/call",
-        "jit µs/call");
-    slowCalls.phase("settle one at a time");
-    inTurns(generators, settle, (t, g) -> g.saturate(1, 1));
-    slowCalls.phase("one at a time");
-    Map<Target, Double> cpuSeconds = new HashMap<>();
-    Map<Target, Long> compilerTicks = new HashMap<>();
-    Map<Target, Long> busiestTicks = new HashMap<>();
-    Map<Target, LoadGenerator.Result> results = inTurns(generators, seconds, (t, g) -> {
-      List<Long> pids = t.process() == null ? List.of() : t.process().pids();
-      double before = t.process() == null ? 0 : t.process().cpuSeconds();
-      long compiledBefore = compilerTicks(pids);
-      Map<Long, Long> threadsBefore = CpuShares.threadTicks(pids);
-      LoadGenerator.Result r = g.saturate(1, 1);
-      if (t.process() != null) {
-        cpuSeconds.merge(t, t.process().cpuSeconds() - before, Double::sum);
-        busiestTicks.merge(t, CpuShares.busiest(threadsBefore, CpuShares.threadTicks(pids)), Long::sum);
-        compilerTicks.merge(t, compilerTicks(pids) - compiledBefore, Long::sum);
-      }
-      return r;
-    });
-    Histogram direct = results.values().iterator().next().latencyMicros();
-    double nginxDelta = results.entrySet().stream().filter(e -> e.getKey().name().equals(NGINX))
-        .mapToDouble(e -> ms(e.getValue().latencyMicros(), 50) - ms(direct, 50)).findFirst().orElse(Double.NaN);
-    for (Map.Entry<Target, LoadGenerator.Result> e : results.entrySet()) {
-      Histogram h = e.getValue().latencyMicros();
-      double delta = ms(h, 50) - ms(direct, 50);
-      goals.oneAtATime(e.getKey().name(), delta);
-      double cpu = cpuSeconds.getOrDefault(e.getKey(), Double.NaN);
-      double top = seconds(busiestTicks.get(e.getKey()));
-      double compiling = seconds(compilerTicks.get(e.getKey()));
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %8.3f %8.3f %8.3f %8.3f %13s %12s %13s %12s%n", e.getKey().name(),
-          e.getValue().throughput(), ms(h, 50), ms(h, 99), delta, ms(h, 99) - ms(direct, 99),
-          h == direct ? "-" : timesNginx(delta, nginxDelta),
-          cell(!Double.isNaN(cpu), "%.0f", cpuMicrosPerCall(cpu, h.getTotalCount())),
-          cell(!Double.isNaN(top), "%.0f", cpuMicrosPerCall(top, h.getTotalCount())),
-          cell(!Double.isNaN(compiling), "%.0f", cpuMicrosPerCall(compiling, h.getTotalCount())));
-    }
-  }
-
-  /** CPU ticks so far of the JIT compiler threads of a target's processes (0 for none, or no JVM among them). */
-  private static long compilerTicks(List<Long> pids) {
-    return pids.stream().mapToLong(LocalProcess::compilerTicks).sum();
-  }
-
-  /** Ticks in seconds; NaN for a target that has no reading. */
-  private static double seconds(Long ticks) {
-    return ticks == null ? Double.NaN : ticks / LocalProcess.TICKS_PER_SECOND;
-  }
-
-  /** A proxy's CPU time over its turns, in µs per call answered in them. */
-  static double cpuMicrosPerCall(double cpuSeconds, long calls) {
-    return cpuSeconds * 1e6 / Math.max(1, calls);
-  }
-
-  /**
-   * A target's added latency as a multiple of nginx's, or "-" where nginx's is not above zero (or
-   * nginx was not loaded): a ratio to a delta the run does not resolve says nothing.
-   */
-  static String timesNginx(double delta, double nginxDelta) {
-    return Double.isNaN(nginxDelta) || nginxDelta <= 0 ? "-" : String.format(Locale.ROOT, "%.2f", delta / nginxDelta);
-  }
-
-  /**
    * KiB allocated per call over a target's slices, without the benchmark's own scrapes: the counter
    * is read in a scrape before and after each slice, and between those two readings lies about one
    * scrape's work (the end of the first, the start of the second: some 400 KiB, what 16 calls
@@ -728,11 +653,11 @@ public final class LoadBench {
   }
 
   /** A table cell: {@code value} in {@code format}, or "-" where the target has no such reading. */
-  private static String cell(boolean known, String format, double value) {
+  static String cell(boolean known, String format, double value) {
     return known ? String.format(Locale.ROOT, format, value) : "-";
   }
 
-  private static double ms(Histogram h, double percentile) {
+  static double ms(Histogram h, double percentile) {
     return h.getValueAtPercentile(percentile) / 1000.0;
   }
 

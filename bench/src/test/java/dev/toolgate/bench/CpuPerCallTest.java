@@ -11,11 +11,11 @@ class CpuPerCallTest {
   @Test
   void dividesTheProxysCpuTimeOverItsTurnsByTheCallsAnsweredInThem() {
     // Ten turns of ~780 calls, 0.95 s of CPU in all: 122 µs a call.
-    assertThat(LoadBench.cpuMicrosPerCall(0.95, 7_800)).isCloseTo(121.79, within(0.01));
+    assertThat(OneCallAtATime.cpuMicrosPerCall(0.95, 7_800)).isCloseTo(121.79, within(0.01));
   }
 
   @Test
   void readsTheWholeCpuTimeWhereNoCallWasAnswered() {
-    assertThat(LoadBench.cpuMicrosPerCall(0.002, 0)).isCloseTo(2_000, within(1e-9));
+    assertThat(OneCallAtATime.cpuMicrosPerCall(0.002, 0)).isCloseTo(2_000, within(1e-9));
   }
 }

@@ -9,17 +9,17 @@ class TimesNginxTest {
 
   @Test
   void givesTheDeltaAsAMultipleOfNginxs() {
-    assertThat(LoadBench.timesNginx(0.164, 0.094)).isEqualTo("1.74");
+    assertThat(OneCallAtATime.timesNginx(0.164, 0.094)).isEqualTo("1.74");
   }
 
   @Test
   void saysNothingWhereNginxAddedNothingMeasurable() {
-    assertThat(LoadBench.timesNginx(0.1, 0.0)).isEqualTo("-");
-    assertThat(LoadBench.timesNginx(0.1, -0.02)).isEqualTo("-");
+    assertThat(OneCallAtATime.timesNginx(0.1, 0.0)).isEqualTo("-");
+    assertThat(OneCallAtATime.timesNginx(0.1, -0.02)).isEqualTo("-");
   }
 
   @Test
   void saysNothingWithoutNginxInTheRun() {
-    assertThat(LoadBench.timesNginx(0.1, Double.NaN)).isEqualTo("-");
+    assertThat(OneCallAtATime.timesNginx(0.1, Double.NaN)).isEqualTo("-");
   }
 }
