@@ -20,16 +20,7 @@ import dev.toolgate.policy.quota.Usage;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -37,13 +28,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * switch and approval, quota check-and-count, breaker permission and outcome, idempotency key and
  * record decision, budget. Run: see bench/README.md.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class AdmissionBench {
+public class AdmissionBench extends JmhSettings {
 
   private final ToolRule read = new ToolRule("get_deployment_job", "api", Effect.READ_ONLY, null,
       BreakerPolicy.DEFAULT, Approval.NONE, null);

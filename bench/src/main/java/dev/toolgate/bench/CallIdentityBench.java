@@ -5,16 +5,7 @@ import dev.toolgate.policy.idempotency.IntentFingerprint;
 import dev.toolgate.policy.json.CanonicalJson;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -23,13 +14,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * the breaker's and the fallback's keys) and the intent fingerprint (a derived intent id). The load
  * benchmark's arguments: 1 KiB. Run: see bench/README.md.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class CallIdentityBench {
+public class CallIdentityBench extends JmhSettings {
 
   private final Map<String, Object> arguments = new JsonObject()
       .put("job_id", "j1").put("note", "x".repeat(1000)).getMap();

@@ -7,16 +7,7 @@ import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A tool call's request and its answer passed on under the other side's id, as the load benchmark
@@ -24,13 +15,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the sidecar does) against re-encoded from the parsed message (what it falls back to, and did
  * before). Run: see bench/README.md.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class MessagePassingBench {
+public class MessagePassingBench extends JmhSettings {
 
   private static final String NOTE = "x".repeat(1000);
   private static final String UPSTREAM_ID = "tg-1a2b3c-2f-a1";
