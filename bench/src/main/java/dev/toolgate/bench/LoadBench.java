@@ -487,12 +487,12 @@ public final class LoadBench {
         long calls = Math.max(1, m.latencyMicros.getTotalCount());
         boolean process = t.process() != null;
         boolean sidecar = t.metricsUrl() != null;
+        double addedP50 = ms(h, 50) - ms(direct, 50);
+        double addedP99 = ms(h, 99) - ms(direct, 99);
         double sliceDelta = medianSliceDelta(m.sliceP99, directSlices.sliceP99);
-        goals.rate(rate, t.name(), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99), sliceDelta,
-            process ? m.residentMib : Double.NaN);
+        goals.rate(rate, t.name(), addedP50, addedP99, sliceDelta, process ? m.residentMib : Double.NaN);
         System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
-            ms(h, 50), ms(h, 99), ms(h, 99.9), ms(h, 50) - ms(direct, 50), ms(h, 99) - ms(direct, 99),
-            ms(h, 99.9) - ms(direct, 99.9), sliceDelta,
+            ms(h, 50), ms(h, 99), ms(h, 99.9), addedP50, addedP99, ms(h, 99.9) - ms(direct, 99.9), sliceDelta,
             cell(process, "%.3f", cpuPerThousand),
             cell(process, "%.1f", (double) m.contextSwitches / calls),
             cell(process, "%.0f", m.residentMib),
