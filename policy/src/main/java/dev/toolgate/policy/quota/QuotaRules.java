@@ -94,6 +94,21 @@ public final class QuotaRules {
   }
 
   /**
+   * Moves {@code reads} counted in epoch second {@code second} to the second of {@code nowMs}, where
+   * they are served: a read lease kept through a pause. The read count is unchanged; the rate
+   * window counts them from the second they are served in, so every minute that holds one of them
+   * counts it. No limit is checked: they were counted before, and while {@code second} is within
+   * the last minute the minute that ends now holds the same number of calls either way.
+   */
+  public static Usage moveReads(Usage usage, int reads, long second, long nowMs) {
+    if (usage == null || reads <= 0) {
+      return usage;
+    }
+    return new Usage(usage.reads(), usage.writes(), usage.extraReads(), usage.extraWrites(), nowMs,
+        usage.rate().uncount(second, reads).count(nowMs, reads));
+  }
+
+  /**
    * An agent's total over all its sessions, when {@code quotas.perAgent} is set. Without it, allowed
    * with {@code usage} as it was (null where there is none): no fresh usage is built for a total
    * nothing checks.

@@ -157,6 +157,25 @@ class QuotaRulesTest {
   }
 
   @Test
+  void movedReadsKeepTheirCountAndLeaveTheRateWindowWithTheSecondTheyAreServedIn() {
+    Quotas rate = new Quotas(new SessionQuota(100, 2), null, 10, null, null);
+    usage = QuotaRules.reserveReads(usage, 6, rate, now).next();
+    long served = now + 5_000;
+
+    usage = QuotaRules.moveReads(usage, 6, now / 1000, served);
+
+    assertThat(usage.reads()).isEqualTo(6);
+    assertThat(usage.rate().inLastMinute(served)).as("the minute that ends where they are served").isEqualTo(6);
+    assertThat(usage.rate().inLastMinute(now + 60_000)).as("a minute their old second has left").isEqualTo(6);
+    assertThat(usage.rate().inLastMinute(served + 60_000)).as("a minute their new second has left").isZero();
+  }
+
+  @Test
+  void movingReadsOfAResetSessionCountsNothingMore() {
+    assertThat(QuotaRules.moveReads(null, 6, now / 1000, now + 5_000)).isNull();
+  }
+
+  @Test
   void refusesToReserveANegativeNumberOfReads() {
     org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
         .isThrownBy(() -> QuotaRules.reserveReads(null, -1, SEED, now))

@@ -33,7 +33,9 @@ import java.util.function.Consumer;
  * <p>Reads of a session without a per-agent quota are also <em>leased</em> ({@link ReadLease}): a
  * round trip that lets reads through reserves a few more in the same second, which later reads
  * take on the event loop with no round trip; what is left at the end of the second goes back with
- * the session's next round trip or the periodic {@link #expire sweep}. A session calling steadily
+ * the session's next round trip or the periodic {@link #expire sweep} once older than a pause a lease
+ * is kept through: until then the session's first read after a pause is answered at once from them,
+ * and a round trip in the background moves them to the second they are served in. A session calling steadily
  * costs about one round trip per second instead of one per call, made in the background near the
  * end of each second for the next one (the lease is rolled ahead), so its reads do not wait at a
  * new second either; a busier one's full-sized lease is topped up in the background when half is
@@ -74,10 +76,14 @@ public final class HazelcastQuotaStore implements QuotaStore {
    */
   private record TopUp(ReadLease lease, Quotas quotas, long nowMs, int aheadReads) {}
 
+  /** The reads {@code kept} through a pause by {@code lease}, to move to the second of {@code nowMs} where they are served. */
+  private record Carry(ReadLease lease, ReadLease.Unused kept, long nowMs) {}
+
   /** A session's calls in arrival order, and a top-up asked for since its last round trip; guarded by {@code waiting}. */
   private static final class Waiting {
     final List<Pending> calls = new ArrayList<>();
     TopUp topUp;
+    Carry carry;
   }
 
   public HazelcastQuotaStore(Vertx vertx, HazelcastInstance hazelcast) {
@@ -97,6 +103,12 @@ public final class HazelcastQuotaStore implements QuotaStore {
           TopUp topUp = new TopUp(lease, quotas, nowMs, ahead);
           enqueue(session, w -> w.topUp = topUp);
         }
+        return Future.succeededFuture(QuotaVerdict.ALLOWED);
+      }
+      ReadLease.Unused kept = lease == null ? null : lease.carry(second);
+      if (kept != null) {
+        Carry carry = new Carry(lease, kept, nowMs);
+        enqueue(session, w -> w.carry = carry);
         return Future.succeededFuture(QuotaVerdict.ALLOWED);
       }
     }
@@ -146,17 +158,26 @@ public final class HazelcastQuotaStore implements QuotaStore {
     while (true) {
       List<Pending> batch = new ArrayList<>();
       TopUp[] topUp = new TopUp[1];
+      Carry[] carry = new Carry[1];
       waiting.compute(session, (key, queue) -> {
         batch.addAll(queue.calls);
         queue.calls.clear();
         topUp[0] = queue.topUp;
         queue.topUp = null;
-        return batch.isEmpty() && topUp[0] == null ? null : queue;
+        carry[0] = queue.carry;
+        queue.carry = null;
+        return batch.isEmpty() && topUp[0] == null && carry[0] == null ? null : queue;
       });
-      if (batch.isEmpty() && topUp[0] == null) {
+      if (batch.isEmpty() && topUp[0] == null && carry[0] == null) {
         return;
       }
       try {
+        if (carry[0] != null) {
+          move(session, carry[0]);
+        }
+        if (batch.isEmpty() && topUp[0] == null) {
+          continue;
+        }
         boolean roll = topUp[0] != null && topUp[0].aheadReads() > 0;
         if (roll) {
           rollAhead(session, topUp[0]);
@@ -289,6 +310,26 @@ public final class HazelcastQuotaStore implements QuotaStore {
     giveBackIfClosed(session, roll.lease());
   }
 
+  /**
+   * Moves the reads a lease kept through a pause to the second they are served in. Blocking. Should
+   * the round trip fail, the lease gives its reads up: they stay counted in their old second, never
+   * served uncounted in a minute.
+   */
+  private void move(String session, Carry carry) {
+    ReadLease.Unused kept = carry.kept();
+    try {
+      CasMap.update(sessions, lastSessions, session, current -> {
+        Usage moved = QuotaRules.moveReads(UsageJson.usage(current), kept.reads(), kept.second(), carry.nowMs());
+        return new CasMap.Step<>(moved == null ? null : UsageJson.usage(moved), null);
+      });
+    } catch (RuntimeException e) {
+      carry.lease().close(Long.MAX_VALUE);
+    } finally {
+      carry.lease().topUpEnded();
+    }
+    giveBackIfClosed(session, carry.lease());
+  }
+
   /** A refill, top-up or roll-ahead that ends after close: its reads go back now, not with the replica. */
   private void giveBackIfClosed(String session, ReadLease lease) {
     if (closed) {
@@ -332,15 +373,16 @@ public final class HazelcastQuotaStore implements QuotaStore {
   }
 
   /**
-   * Returns the rest of leases of sessions silent for a whole second (a session still calling
-   * returns it with its next round trip) and forgets idle leases. A lease dropped while its
+   * Returns the rest of leases of sessions silent for longer than a lease is kept through a pause
+   * ({@link ReadLease#PAUSE_MEMORY_SECONDS}; a session still calling returns it with its next round
+   * trip) and forgets idle leases. A lease dropped while its
    * session's drain refills it only keeps its reads counted: strict, never over.
    */
   @Override
   public void expire(long nowMs, long idleMs) {
     long second = Math.floorDiv(nowMs, 1000);
     leases.forEach((session, lease) -> {
-      if (lease.holdsUnusedBefore(second - 1)) {
+      if (lease.holdsUnusedBefore(second - ReadLease.PAUSE_MEMORY_SECONDS)) {
         vertx.executeBlocking(() -> {
           returnRest(session, lease.close(second));
           return null;

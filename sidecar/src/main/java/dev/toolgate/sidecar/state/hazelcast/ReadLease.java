@@ -11,10 +11,13 @@ package dev.toolgate.sidecar.state.hazelcast;
  * {@link #PAUSE_MEMORY_SECONDS} ago: an agent's calls come in bursts, and a burst after a pause
  * would otherwise start over at one read and wait for a round trip at each doubling (eight of them
  * to reach {@code MAX_EXTRA}: bench/README.md, "A burst's lease"). Reads left at the end of their
- * second are given up ({@link #close}) and returned to the shared entry by the session's next
- * round trip or by the periodic sweep. Never over a limit: every read handed out was counted
- * first. The price is that another replica serving the same session may be refused early, by at
- * most {@link #MAX_EXTRA} reads, until the lease's second ends and its rest is returned.
+ * second are <em>kept</em> as long: the session's first read after a pause of up to {@link
+ * #PAUSE_MEMORY_SECONDS} takes one at once ({@link #carry}), and one round trip in the background
+ * moves them all in the shared rate window to the second they are now served in. Older reads are
+ * given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
+ * the periodic sweep. Never over a limit: every read handed out was counted first. The price is
+ * that another replica serving the same session may be refused early, by at most {@link
+ * #MAX_EXTRA} reads, until the lease's rest is returned.
  *
  * <p>A lease at its largest size ({@code MAX_EXTRA}, a session calling more than that many times a
  * second) is <em>topped up</em> when half of it is left: one refill, in the background, back to
@@ -33,13 +36,14 @@ package dev.toolgate.sidecar.state.hazelcast;
  * (they did, at every second's start: bench/README.md, "A new second's lease").
  *
  * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
- * Cost: two uncontended locks per read (the take, and the claim of any refill it makes due).
+ * Cost: two uncontended locks per read (the take, and the claim of any refill it makes due); three
+ * for the first read after a pause (a take that fails, then the carry).
  */
 final class ReadLease {
 
   /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
   static final int MAX_EXTRA = 256;
-  /** How long a paused session's last second with reads sizes its next lease (kept that long). */
+  /** How long a paused session's lease is kept: its last second with reads sizes the next, its reads are handed out. */
   static final int PAUSE_MEMORY_SECONDS = 10;
   /** How long before its second ends a lease in use reserves the next second's reads. */
   static final int ROLL_AHEAD_MS = 200;
@@ -77,6 +81,27 @@ final class ReadLease {
     unused--;
     served++;
     return true;
+  }
+
+  /**
+   * Hands out one read kept from an earlier second, at most {@link #PAUSE_MEMORY_SECONDS} before
+   * {@code nowSecond}, when no refill is under way: the lease then belongs to {@code nowSecond} and
+   * the caller has claimed the move of its reads there ({@link dev.toolgate.policy.quota.QuotaRules#moveReads}), which it
+   * must end with {@link #topUpEnded}. Returns the reads to move and the second they were counted
+   * in, or {@code null} when nothing was handed out.
+   */
+  synchronized Unused carry(long nowSecond) {
+    if (toppingUp || unused == 0 || second >= nowSecond || nowSecond - second > PAUSE_MEMORY_SECONDS) {
+      return null;
+    }
+    Unused kept = new Unused(second, unused);
+    toppingUp = true;
+    second = nowSecond;
+    countedAhead = false;
+    pace = 0;
+    served = 1;
+    unused--;
+    return kept;
   }
 
   /**

@@ -26,6 +26,8 @@ class HazelcastQuotaStoreIT {
   private static final long T0 = 1_800_000_000_000L;
   /** Limits a test does not reach: only the leases' own behaviour shows. */
   private static final Quotas ROOMY = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+  /** After a session's last read, when the sweep gives back what its lease kept: past the pause it is kept through. */
+  private static final long SWEPT = (ReadLease.PAUSE_MEMORY_SECONDS + 2) * 1_000L;
 
   private Vertx vertx;
   private HazelcastInstance member;
@@ -86,11 +88,11 @@ class HazelcastQuotaStoreIT {
             + " to 1, 2, then 4 reads, so at most 4")
         .isLessThan(30).isGreaterThanOrEqualTo(30 - 4);
 
-    store.expire(T0 + 2_000, 3_600_000);
-    other.expire(T0 + 2_000, 3_600_000);
+    store.expire(T0 + SWEPT, 3_600_000);
+    other.expire(T0 + SWEPT, 3_600_000);
     int servedBefore = allowed;
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedBefore));
-    while (read(other, quotas, T0 + 3_000)) {
+    while (read(other, quotas, T0 + SWEPT + 1_000)) {
       allowed++;
     }
 
@@ -111,7 +113,7 @@ class HazelcastQuotaStoreIT {
     }
 
     assertThat(version() - versionAfterFirstSecond).as("compare-and-sets for 60 reads in 3 seconds").isEqualTo(3);
-    store.expire(T0 + 5_000, 3_600_000);
+    store.expire(T0 + 3_000 + SWEPT, 3_600_000);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(80));
   }
 
@@ -140,7 +142,7 @@ class HazelcastQuotaStoreIT {
     }
     assertThat(store.waits() - waitsAfterFirstSecond).as("checks that waited for a round trip").isZero();
 
-    store.expire(T0 + 6_000, 3_600_000);
+    store.expire(T0 + 3_000 + SWEPT, 3_600_000);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
         .as("what was reserved ahead and not used came back: the 80 reads served, not one more").isEqualTo(80));
     RateWindow rate = UsageJson.usage(sessionsMap().get("s1")).rate();
@@ -164,7 +166,7 @@ class HazelcastQuotaStoreIT {
       }
     }
 
-    store.expire(T0 + 5_000, 3_600_000);
+    store.expire(T0 + 2_000 + SWEPT, 3_600_000);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
         .as("what was reserved and not used came back").isEqualTo(6_000));
   }
@@ -185,7 +187,7 @@ class HazelcastQuotaStoreIT {
 
     assertThat(store.waits() - waitsBefore)
         .as("12 reads late in the second: the 4 rolled ahead, then one round trip that reserves 8 more ahead").isEqualTo(1);
-    store.expire(T0 + 3_000, 3_600_000);
+    store.expire(T0 + 1_000 + SWEPT, 3_600_000);
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(15));
   }
 
@@ -216,22 +218,89 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
-  void aBurstAfterAPauseMakesOneRoundTripInsteadOfOneAtEachDoubling() throws Exception {
+  void aBurstAfterAPauseIsAnsweredAtOnceFromWhatTheLeaseKeptThenWaitsOnceInsteadOfAtEachDoubling() throws Exception {
     for (int i = 0; i < 100; i++) {
       assertThat(read(store, ROOMY, T0 + i * 5L)).isTrue();
     }
+    awaitBackgroundRoundTrips();
     store.expire(T0 + 3_000, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("the first burst's unused reads given back during the pause").isEqualTo(100));
-    long versionBefore = version();
+    int kept = storedReads() - 100;
+    assertThat(kept).as("reads the first burst's lease kept through the pause").isPositive();
+    long waitsBefore = store.waits();
 
     long back = T0 + 4_000;
-    for (int i = 0; i < 100; i++) {
+    Future<QuotaVerdict> first = store.consume("s1", "agent-1", false, ROOMY, back);
+    assertThat(first.isComplete()).as("the first read after the pause, answered at once").isTrue();
+    assertThat(first.result().allowed()).isTrue();
+    for (int i = 1; i < 100; i++) {
       assertThat(read(store, ROOMY, back + i * 5L)).isTrue();
     }
 
-    assertThat(version() - versionBefore).as("compare-and-sets for 100 reads after three idle seconds").isEqualTo(1);
-    assertThat(storedReads()).isEqualTo(200);
+    assertThat(store.waits() - waitsBefore)
+        .as("one wait once the %d kept reads ran out: the lease then doubles from the size it had", kept).isEqualTo(1);
+    store.expire(back + SWEPT, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(200));
+  }
+
+  @Test
+  void readsKeptThroughAPauseAreMovedToTheSecondTheyAreServedIn() throws Exception {
+    tenReadsInOneSecond();
+    awaitBackgroundRoundTrips();
+    int counted = storedReads();
+    int kept = counted - 10;
+    long back = T0 + 5_000;
+
+    assertThat(read(store, ROOMY, back)).isTrue();
+    awaitBackgroundRoundTrips();
+
+    assertThat(storedReads()).as("moved, not counted again").isEqualTo(counted);
+    RateWindow rate = UsageJson.usage(sessionsMap().get("s1")).rate();
+    assertThat(rate.counts()[(int) Math.floorMod(back / 1_000, 60L)]).as("in the second they are served in").isEqualTo(kept);
+    assertThat(rate.counts()[(int) Math.floorMod(T0 / 1_000, 60L)]).as("left in their old one: the ten served there")
+        .isEqualTo(10);
+  }
+
+  @Test
+  void theSweepLeavesAPausedSessionsKeptReadsAndGivesThemBackOncePastThePause() throws Exception {
+    tenReadsInOneSecond();
+    awaitBackgroundRoundTrips();
+    int counted = storedReads();
+
+    store.expire(T0 + ReadLease.PAUSE_MEMORY_SECONDS * 1_000L, 3_600_000);
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+        .untilAsserted(() -> assertThat(storedReads()).as("kept through a pause of %d s", ReadLease.PAUSE_MEMORY_SECONDS)
+            .isEqualTo(counted));
+
+    store.expire(T0 + SWEPT, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(10));
+  }
+
+  @Test
+  void aMoveThatFailsGivesTheKeptReadsUpAndLeavesTheSessionFreeToAsk() throws Exception {
+    tenReadsInOneSecond();
+    awaitBackgroundRoundTrips();
+    member.shutdown();
+    long back = T0 + 5_000;
+
+    assertThat(store.consume("s1", "agent-1", false, ROOMY, back).isComplete()).as("carried: answered at once").isTrue();
+    awaitBackgroundRoundTrips();
+    Future<QuotaVerdict> next = store.consume("s1", "agent-1", false, ROOMY, back + 1);
+
+    assertThat(next.isComplete()).as("no kept read handed out after the failed move").isFalse();
+    await().atMost(Duration.ofSeconds(10)).until(next::failed);
+    awaitBackgroundRoundTrips();
+  }
+
+  @Test
+  void readsKeptLongerThanAPauseAreGivenBackAndTheNextReadWaits() throws Exception {
+    tenReadsInOneSecond();
+    awaitBackgroundRoundTrips();
+    long waitsBefore = store.waits();
+
+    assertThat(read(store, ROOMY, T0 + (ReadLease.PAUSE_MEMORY_SECONDS + 1) * 1_000L)).isTrue();
+
+    assertThat(store.waits() - waitsBefore).isEqualTo(1);
+    assertThat(storedReads()).as("the ten, the late read, and nothing kept").isEqualTo(11);
   }
 
   @Test
@@ -241,11 +310,20 @@ class HazelcastQuotaStoreIT {
     for (int i = 0; i < busy; i++) {
       assertThat(read(store, roomier, T0 + i / 2)).isTrue();
     }
+    awaitBackgroundRoundTrips();
     long now = T0 + 1_000;
-    assertThat(read(store, roomier, now)).as("a new second's first read makes the round trip").isTrue();
+    assertThat(read(store, roomier, now)).as("a new second's first read, from what the lease kept").isTrue();
+    awaitBackgroundRoundTrips();
     int served = busy + 1;
-    assertThat(storedReads()).as("the busy second's reads, the new second's and a full lease")
-        .isEqualTo(served + ReadLease.MAX_EXTRA);
+    int held = storedReads() - served;
+    assertThat(held).as("the lease kept: more than half full").isBetween(ReadLease.MAX_EXTRA / 2 + 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < held - ReadLease.MAX_EXTRA / 2; i++) {
+      assertThat(store.consume("s1", "agent-1", false, roomier, now).isComplete()).isTrue();
+      served++;
+    }
+    int servedThen = served;
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
+        .as("half of it used: topped up to a full lease").isEqualTo(servedThen + ReadLease.MAX_EXTRA));
 
     for (int round = 0; round < 10; round++) {
       long versionBefore = version();
@@ -262,7 +340,7 @@ class HazelcastQuotaStoreIT {
       assertThat(version() - versionBefore).as("one compare-and-set per top-up").isEqualTo(1);
     }
 
-    store.expire(now + 2_000, 3_600_000);
+    store.expire(now + SWEPT, 3_600_000);
     int servedInAll = served;
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedInAll));
   }

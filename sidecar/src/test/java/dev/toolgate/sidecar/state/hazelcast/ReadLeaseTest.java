@@ -82,6 +82,50 @@ class ReadLeaseTest {
   }
 
   @Test
+  void aSessionBackFromAPauseIsHandedOutWhatTheLeaseKeptInTheSecondItIsBackIn() {
+    lease.refilled(100, 4, 1, 4);
+    lease.take(100);
+
+    assertThat(lease.take(103)).as("not a read of second 103").isFalse();
+    assertThat(lease.carry(103)).as("the three kept, to move from second 100").isEqualTo(new ReadLease.Unused(100, 3));
+    assertThat(lease.take(103)).isTrue();
+    assertThat(lease.take(103)).isTrue();
+    assertThat(lease.take(103)).as("one carried and two taken: all three handed out").isFalse();
+  }
+
+  @Test
+  void keepsItsReadsThroughAPauseNoLongerThanItRemembersTheSessionsSize() {
+    ReadLease later = new ReadLease();
+    lease.refilled(100, 4, 1, 4);
+    later.refilled(100, 4, 1, 4);
+
+    assertThat(lease.carry(101 + ReadLease.PAUSE_MEMORY_SECONDS)).isNull();
+    assertThat(later.carry(100 + ReadLease.PAUSE_MEMORY_SECONDS)).isNotNull();
+  }
+
+  @Test
+  void carriesOnceUntilTheMoveOfItsReadsHasEnded() {
+    lease.refilled(100, 4, 1, 4);
+    assertThat(lease.carry(103)).isNotNull();
+    assertThat(lease.claimRefill(103_900)).as("no roll-ahead while the move runs").isEqualTo(ReadLease.NO_REFILL);
+
+    assertThat(lease.carry(105)).as("while the move runs").isNull();
+    lease.topUpEnded();
+    assertThat(lease.carry(105)).isEqualTo(new ReadLease.Unused(103, 3));
+  }
+
+  @Test
+  void neverCarriesWhileARefillIsUnderWay() {
+    lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < ReadLease.MAX_EXTRA / 2; i++) {
+      lease.take(100);
+    }
+    assertThat(lease.claimTopUp(100)).isTrue();
+
+    assertThat(lease.carry(102)).isNull();
+  }
+
+  @Test
   void isIdleOnceEmptyAndItsLastSecondTooOldToSizeTheNext() {
     lease.refilled(100, 1, 1, 1);
 
