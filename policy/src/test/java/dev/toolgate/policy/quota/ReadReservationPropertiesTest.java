@@ -102,6 +102,28 @@ class ReadReservationPropertiesTest {
     assertThat(returned.rate().inLastMinute(later)).isEqualTo(before.rate().inLastMinute(later));
   }
 
+  @Property
+  void readsKeptThroughAPauseAndMovedAreCountedAsIfReservedWhereTheyAreServed(
+      @ForAll @IntRange(min = 0, max = 60) int earlierReads,
+      @ForAll @IntRange(min = 0, max = 40) int asked,
+      @ForAll @IntRange(min = 1, max = 10) int pauseSeconds,
+      @ForAll @IntRange(min = 0, max = 70) int laterSeconds) {
+    Quotas quotas = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
+    Usage before = history(earlierReads, quotas);
+    long now = START_MS + 5_000;
+    QuotaRules.Reservation kept = QuotaRules.reserveReads(before, asked, quotas, now);
+    long back = now + pauseSeconds * 1000L;
+
+    Usage moved = QuotaRules.moveReads(kept.next(), kept.granted(), now / 1000, back);
+
+    Usage single = oneByOne(before, kept.granted(), quotas, back).next();
+    long later = back + laterSeconds * 1000L;
+    assertThat(moved.reads()).isEqualTo(kept.next().reads());
+    assertThat(moved.rate().inLastMinute(later)).isEqualTo(single.rate().inLastMinute(later));
+    // Before the move lands, the minute that ends where they are served already counts them.
+    assertThat(kept.next().rate().inLastMinute(back)).isEqualTo(single.rate().inLastMinute(back));
+  }
+
   /** {@code reads} single read calls at {@code nowMs}: how many were allowed, and the usage they left. */
   private static QuotaRules.Reservation oneByOne(Usage before, int reads, Quotas quotas, long nowMs) {
     Usage usage = before;
