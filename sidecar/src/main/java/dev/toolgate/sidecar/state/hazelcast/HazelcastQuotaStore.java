@@ -32,10 +32,11 @@ import java.util.function.Consumer;
  *
  * <p>Reads of a session without a per-agent quota are also <em>leased</em> ({@link ReadLease}): a
  * round trip that lets reads through reserves a few more in the same second, which later reads
- * take on the event loop with no round trip; what is left at the end of the second goes back with
- * the session's next round trip or the periodic {@link #expire sweep} once older than a pause a lease
- * is kept through: until then the session's first read after a pause is answered at once from them,
- * and a round trip in the background moves them to the second they are served in. A session calling steadily
+ * take on the event loop with no round trip. What is left at the end of the second is kept through a
+ * pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is answered
+ * at once from those reads, and a round trip in the background moves them to the second they are
+ * served in. Older, they go back with the session's next round trip or the periodic {@link #expire
+ * sweep}. A session calling steadily
  * costs about one round trip per second instead of one per call, made in the background near the
  * end of each second for the next one (the lease is rolled ahead), so its reads do not wait at a
  * new second either; a busier one's full-sized lease is topped up in the background when half is
@@ -45,7 +46,8 @@ import java.util.function.Consumer;
  * a get first when another replica wrote since), as many again for the agent's counter when
  * per-agent quotas are set; none for a read its lease holds (a steady session's roll-ahead: two a
  * second, the reservation and the return of the second's rest; a busy session's top-ups: one per
- * {@code MAX_EXTRA / 2} reads; both off the call's path); one worker thread per busy session at a time.
+ * {@code MAX_EXTRA / 2} reads; a paused session's first read: one, the move of the reads kept; all
+ * off the call's path); one worker thread per busy session at a time.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 

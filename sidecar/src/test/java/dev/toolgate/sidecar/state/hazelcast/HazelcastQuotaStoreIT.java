@@ -289,6 +289,7 @@ class HazelcastQuotaStoreIT {
     assertThat(next.isComplete()).as("no kept read handed out after the failed move").isFalse();
     await().atMost(Duration.ofSeconds(10)).until(next::failed);
     awaitBackgroundRoundTrips();
+    assertThat(store.draining("s1")).as("nothing left queued for the session").isFalse();
   }
 
   @Test
