@@ -15,6 +15,8 @@ import net.jqwik.api.constraints.IntRange;
 class ReadReservationPropertiesTest {
 
   private static final long START_MS = 50_000_000;
+  /** Limits these properties do not reach: only the counting shows. */
+  private static final Quotas ROOMY = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
 
   @Property
   void aReservationGrantsWhatSingleCallsWouldHaveBeenAllowed(
@@ -40,15 +42,14 @@ class ReadReservationPropertiesTest {
       @ForAll @IntRange(min = 0, max = 40) int asked,
       @ForAll @IntRange(min = 0, max = 40) int served,
       @ForAll @IntRange(min = 0, max = 70) int laterSeconds) {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
-    Usage before = history(earlierReads, quotas);
+    Usage before = history(earlierReads, ROOMY);
     long now = START_MS + 5_000;
-    QuotaRules.Reservation reservation = QuotaRules.reserveReads(before, asked, quotas, now);
+    QuotaRules.Reservation reservation = QuotaRules.reserveReads(before, asked, ROOMY, now);
     int used = Math.min(served, reservation.granted());
 
     Usage returned = QuotaRules.returnReads(reservation.next(), reservation.granted() - used, now / 1000);
 
-    Usage single = oneByOne(before, used, quotas, now).next();
+    Usage single = oneByOne(before, used, ROOMY, now).next();
     long later = now + laterSeconds * 1000L;
     assertThat(returned.reads()).isEqualTo(single.reads());
     assertThat(returned.rate().inLastMinute(later)).isEqualTo(single.rate().inLastMinute(later));
@@ -90,10 +91,9 @@ class ReadReservationPropertiesTest {
       @ForAll @IntRange(min = 0, max = 60) int earlierReads,
       @ForAll @IntRange(min = 0, max = 40) int asked,
       @ForAll @IntRange(min = 0, max = 70) int laterSeconds) {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
-    Usage before = history(earlierReads, quotas);
+    Usage before = history(earlierReads, ROOMY);
     long now = START_MS + 5_800;
-    QuotaRules.Reservation ahead = QuotaRules.reserveReadsAhead(before, asked, quotas, now);
+    QuotaRules.Reservation ahead = QuotaRules.reserveReadsAhead(before, asked, ROOMY, now);
 
     Usage returned = QuotaRules.returnReads(ahead.next(), ahead.granted(), now / 1000 + 1);
 
@@ -108,15 +108,14 @@ class ReadReservationPropertiesTest {
       @ForAll @IntRange(min = 0, max = 40) int asked,
       @ForAll @IntRange(min = 1, max = 10) int pauseSeconds,
       @ForAll @IntRange(min = 0, max = 70) int laterSeconds) {
-    Quotas quotas = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
-    Usage before = history(earlierReads, quotas);
+    Usage before = history(earlierReads, ROOMY);
     long now = START_MS + 5_000;
-    QuotaRules.Reservation kept = QuotaRules.reserveReads(before, asked, quotas, now);
+    QuotaRules.Reservation kept = QuotaRules.reserveReads(before, asked, ROOMY, now);
     long back = now + pauseSeconds * 1000L;
 
     Usage moved = QuotaRules.moveReads(kept.next(), kept.granted(), now / 1000, back);
 
-    Usage single = oneByOne(before, kept.granted(), quotas, back).next();
+    Usage single = oneByOne(before, kept.granted(), ROOMY, back).next();
     long later = back + laterSeconds * 1000L;
     assertThat(moved.reads()).isEqualTo(kept.next().reads());
     assertThat(moved.rate().inLastMinute(later)).isEqualTo(single.rate().inLastMinute(later));
@@ -125,11 +124,11 @@ class ReadReservationPropertiesTest {
   }
 
   /** {@code reads} single read calls at {@code nowMs}: how many were allowed, and the usage they left. */
-  private static QuotaRules.Reservation oneByOne(Usage before, int reads, Quotas quotas, long nowMs) {
+  private static QuotaRules.Reservation oneByOne(Usage before, int reads, Quotas ROOMY, long nowMs) {
     Usage usage = before;
     int allowed = 0;
     for (int i = 0; i < reads; i++) {
-      QuotaRules.Outcome o = QuotaRules.session(usage, false, quotas, nowMs);
+      QuotaRules.Outcome o = QuotaRules.session(usage, false, ROOMY, nowMs);
       allowed += o.verdict().allowed() ? 1 : 0;
       usage = o.next();
     }
@@ -137,10 +136,10 @@ class ReadReservationPropertiesTest {
   }
 
   /** A session that made {@code reads} read calls, one every 100 ms, before {@code START_MS + 5 s}. */
-  private static Usage history(int reads, Quotas quotas) {
+  private static Usage history(int reads, Quotas ROOMY) {
     Usage u = Usage.fresh(START_MS);
     for (int i = 0; i < reads; i++) {
-      u = QuotaRules.session(u, false, quotas, START_MS + i * 100L - reads * 100L + 5_000).next();
+      u = QuotaRules.session(u, false, ROOMY, START_MS + i * 100L - reads * 100L + 5_000).next();
     }
     return u;
   }
