@@ -91,7 +91,7 @@ final class ReadLease {
    * in, or {@code null} when nothing was handed out.
    */
   synchronized Unused carry(long nowSecond) {
-    if (toppingUp || unused == 0 || second >= nowSecond || nowSecond - second > PAUSE_MEMORY_SECONDS) {
+    if (toppingUp || unused == 0 || second >= nowSecond || !remembered(nowSecond)) {
       return null;
     }
     Unused kept = new Unused(second, unused);
@@ -226,9 +226,14 @@ final class ReadLease {
     return unused > 0 && second < nowSecond;
   }
 
+  /** Whether the lease's second is recent enough at {@code nowSecond} to size the next lease and hand out its reads. */
+  private boolean remembered(long nowSecond) {
+    return nowSecond - second <= PAUSE_MEMORY_SECONDS;
+  }
+
   /** Whether the lease holds nothing and its last second is too old to size the next one. */
   synchronized boolean idle(long nowSecond) {
-    return unused == 0 && second < nowSecond - PAUSE_MEMORY_SECONDS;
+    return unused == 0 && !remembered(nowSecond);
   }
 
   /** The lease's size after a refill in {@code nowSecond}: the reads it holds beyond the calls that ask. */
@@ -236,7 +241,7 @@ final class ReadLease {
     if (nowSecond == second) {
       return Math.min(MAX_EXTRA, Math.max(1, 2 * extra));
     }
-    if (nowSecond > second && nowSecond - second <= PAUSE_MEMORY_SECONDS) {
+    if (nowSecond > second && remembered(nowSecond)) {
       return Math.min(MAX_EXTRA, Math.max(0, Math.max(served, pace) - 1));
     }
     return 0;

@@ -244,8 +244,7 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void readsKeptThroughAPauseAreMovedToTheSecondTheyAreServedIn() throws Exception {
-    tenReadsInOneSecond();
-    awaitBackgroundRoundTrips();
+    tenReadsInOneSecondAndTheirRoundTrips();
     int counted = storedReads();
     int kept = counted - 10;
     long back = T0 + 5_000;
@@ -262,8 +261,7 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void theSweepLeavesAPausedSessionsKeptReadsAndGivesThemBackOncePastThePause() throws Exception {
-    tenReadsInOneSecond();
-    awaitBackgroundRoundTrips();
+    tenReadsInOneSecondAndTheirRoundTrips();
     int counted = storedReads();
 
     store.expire(T0 + ReadLease.PAUSE_MEMORY_SECONDS * 1_000L, 3_600_000);
@@ -277,8 +275,7 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void aMoveThatFailsGivesTheKeptReadsUpAndLeavesTheSessionFreeToAsk() throws Exception {
-    tenReadsInOneSecond();
-    awaitBackgroundRoundTrips();
+    tenReadsInOneSecondAndTheirRoundTrips();
     member.shutdown();
     long back = T0 + 5_000;
 
@@ -294,8 +291,7 @@ class HazelcastQuotaStoreIT {
 
   @Test
   void readsKeptLongerThanAPauseAreGivenBackAndTheNextReadWaits() throws Exception {
-    tenReadsInOneSecond();
-    awaitBackgroundRoundTrips();
+    tenReadsInOneSecondAndTheirRoundTrips();
     long waitsBefore = store.waits();
 
     assertThat(read(store, ROOMY, T0 + (ReadLease.PAUSE_MEMORY_SECONDS + 1) * 1_000L)).isTrue();
@@ -448,6 +444,12 @@ class HazelcastQuotaStoreIT {
     for (int i = 0; i < 10; i++) {
       read(store, ROOMY, T0 + i);
     }
+  }
+
+  /** {@link #tenReadsInOneSecond}, and the round trips they set off in the background landed. */
+  private void tenReadsInOneSecondAndTheirRoundTrips() throws Exception {
+    tenReadsInOneSecond();
+    awaitBackgroundRoundTrips();
   }
 
   private static boolean read(HazelcastQuotaStore replica, Quotas quotas, long nowMs) throws Exception {
