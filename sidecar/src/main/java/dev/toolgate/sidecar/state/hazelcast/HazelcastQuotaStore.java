@@ -81,11 +81,27 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** The reads {@code kept} through a pause by {@code lease}, to move to the second of {@code nowMs} where they are served. */
   private record Carry(ReadLease lease, ReadLease.Unused kept, long nowMs) {}
 
-  /** A session's calls in arrival order, and a top-up asked for since its last round trip; guarded by {@code waiting}. */
+  /** A session's calls in arrival order, and a top-up or carry asked for since its last round trip; guarded by {@code waiting}. */
   private static final class Waiting {
     final List<Pending> calls = new ArrayList<>();
     TopUp topUp;
     Carry carry;
+
+    /** Everything queued, taken out: the queue is left empty. */
+    Drained take() {
+      Drained taken = new Drained(new ArrayList<>(calls), topUp, carry);
+      calls.clear();
+      topUp = null;
+      carry = null;
+      return taken;
+    }
+  }
+
+  /** What one pass of a session's drain handles: its calls, and a top-up and a carry (each may be null). */
+  private record Drained(List<Pending> batch, TopUp topUp, Carry carry) {
+    boolean empty() {
+      return batch.isEmpty() && topUp == null && carry == null;
+    }
   }
 
   public HazelcastQuotaStore(Vertx vertx, HazelcastInstance hazelcast) {
@@ -158,36 +174,31 @@ public final class HazelcastQuotaStore implements QuotaStore {
 
   private void drain(String session) {
     while (true) {
-      List<Pending> batch = new ArrayList<>();
-      TopUp[] topUp = new TopUp[1];
-      Carry[] carry = new Carry[1];
+      Drained[] next = new Drained[1];
       waiting.compute(session, (key, queue) -> {
-        batch.addAll(queue.calls);
-        queue.calls.clear();
-        topUp[0] = queue.topUp;
-        queue.topUp = null;
-        carry[0] = queue.carry;
-        queue.carry = null;
-        return batch.isEmpty() && topUp[0] == null && carry[0] == null ? null : queue;
+        next[0] = queue.take();
+        return next[0].empty() ? null : queue;
       });
-      if (batch.isEmpty() && topUp[0] == null && carry[0] == null) {
+      List<Pending> batch = next[0].batch();
+      TopUp topUp = next[0].topUp();
+      if (next[0].empty()) {
         return;
       }
       try {
-        if (carry[0] != null) {
-          move(session, carry[0]);
+        if (next[0].carry() != null) {
+          move(session, next[0].carry());
         }
-        if (batch.isEmpty() && topUp[0] == null) {
+        if (batch.isEmpty() && topUp == null) {
           continue;
         }
-        boolean roll = topUp[0] != null && topUp[0].aheadReads() > 0;
+        boolean roll = topUp != null && topUp.aheadReads() > 0;
         if (roll) {
-          rollAhead(session, topUp[0]);
+          rollAhead(session, topUp);
           if (batch.isEmpty()) {
             continue;
           }
         }
-        QuotaVerdict[] verdicts = apply(session, batch, roll ? null : topUp[0]);
+        QuotaVerdict[] verdicts = apply(session, batch, roll ? null : topUp);
         for (int i = 0; i < batch.size(); i++) {
           Pending p = batch.get(i);
           QuotaVerdict verdict = verdicts[i];
@@ -196,8 +207,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
       } catch (RuntimeException e) {
         batch.forEach(p -> p.context().runOnContext(v -> p.promise().fail(e)));
       } finally {
-        if (topUp[0] != null) {
-          topUp[0].lease().topUpEnded();
+        if (topUp != null) {
+          topUp.lease().topUpEnded();
         }
       }
     }
