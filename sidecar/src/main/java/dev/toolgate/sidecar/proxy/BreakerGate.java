@@ -14,6 +14,7 @@ import dev.toolgate.sidecar.state.LastKnownResults;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import java.util.function.Supplier;
 
 /**
  * One call's dealings with its circuit breaker: asking to pass (a peer's opening first, then the
@@ -31,7 +32,8 @@ final class BreakerGate {
   private final CallServices s;
   private final ToolRule rule;
   private final String upstream;
-  private final String lastKnownKey;
+  /** The key of the last known result, derived only when a fallback needs it. */
+  private final Supplier<String> lastKnownKey;
   private final long probeLeaseMs;
   private final CircuitBreaker breaker;
   private final String name;
@@ -39,7 +41,7 @@ final class BreakerGate {
   private CircuitState atCall;
   private String probeLease;
 
-  BreakerGate(CallServices s, ToolRule rule, String upstream, String lastKnownKey, long probeLeaseMs) {
+  BreakerGate(CallServices s, ToolRule rule, String upstream, Supplier<String> lastKnownKey, long probeLeaseMs) {
     this.s = s;
     this.rule = rule;
     this.upstream = upstream;
@@ -123,7 +125,7 @@ final class BreakerGate {
       if (o.answer().getJsonObject("result") != null) {
         Buffer message = o.answerMessage() != null ? o.answerMessage()
             : JsonEncoding.buffer(o.answer(), JsonEncoding.DEFAULT_SIZE_HINT);
-        s.lastKnown().remember(lastKnownKey, message, s.clock().instant());
+        s.lastKnown().remember(lastKnownKey.get(), message, s.clock().instant());
       }
     }
   }
@@ -155,7 +157,7 @@ final class BreakerGate {
         + p.state().wireName().replace('_', '-') + " (incident " + incident
         + (probeInS > 0 ? "; next probe in about " + probeInS + " s" : "") + "). No write action was performed.";
     if (!rule.effect().isWrite() && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
-      LastKnownResults.Known known = s.lastKnown().get(lastKnownKey);
+      LastKnownResults.Known known = s.lastKnown().get(lastKnownKey.get());
       if (known != null) {
         long ageMs = s.clock().millis() - known.at().toEpochMilli();
         JsonObject result = known.result();

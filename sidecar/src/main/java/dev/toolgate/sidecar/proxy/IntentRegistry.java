@@ -15,13 +15,17 @@ final class IntentRegistry {
 
   private final Map<String, Seen> byFingerprint = new ConcurrentHashMap<>();
 
+  /**
+   * The intent id of a call that arrived at {@code nowMs}. A call may ask after a later one did (its
+   * identity is derived once its request is upstream), so the last sighting never moves back.
+   */
   String intentFor(String fingerprint, long nowMs, long windowMs) {
     return byFingerprint
         .compute(
             fingerprint,
             (f, seen) ->
                 seen != null && nowMs - seen.lastSeenMs() < windowMs
-                    ? new Seen(seen.intentId(), nowMs)
+                    ? new Seen(seen.intentId(), Math.max(nowMs, seen.lastSeenMs()))
                     : new Seen(IntentFingerprint.derivedIntentId(f, nowMs), nowMs))
         .intentId();
   }

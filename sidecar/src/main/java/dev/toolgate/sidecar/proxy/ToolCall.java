@@ -66,11 +66,12 @@ final class ToolCall {
   private final String upstream;
   private final JsonObject params;
   private final Map<String, Object> args;
-  /** SHA-256 of the arguments' canonical text: binds approvals and idempotency records, keys fallbacks. */
-  private final String argumentsHash;
   private final String conversationId;
   private final String sessionKey;
-  private final String intentId;
+  private final long arrivedMs;
+  /** SHA-256 of the arguments' canonical text: binds approvals and idempotency records, keys fallbacks. */
+  private String argumentsHash;
+  private String intentId;
   private final CallBudget budget;
   private ToolCallContext ctx;
   private ApprovalClaims approval;
@@ -101,23 +102,48 @@ final class ToolCall {
       session = identity(ToolCallContext.META_SESSION_ID, ToolCallContext.HEADER_SESSION_ID);
     }
     this.sessionKey = session == null ? "pod" : session;
-    long now = s.clock().millis();
-    // One canonical text of the arguments per call, written in this thread's scratch buffer and
-    // hashed once: the fingerprint starts from that hash, and only the hashes outlive the constructor.
+    this.arrivedMs = s.clock().millis();
+    this.budget = CallBudget.plan(policy.budget(), agentRemainingMs(), arrivedMs);
+    this.gate = new BreakerGate(s, rule, upstream, () -> upstream + "/" + tool + "/" + argumentsHash(),
+        2 * policy.budget().transportMs());
+  }
+
+  // ---- identity -------------------------------------------------------------------------------
+
+  /**
+   * Derives the call's identity once: the arguments' canonical text, written in this thread's
+   * scratch buffer and hashed, and the intent id, given or derived from that hash. A call whose rule
+   * needs it first (an approval, an idempotency key, a shared call, a cached fallback) derives it
+   * then; any other call right after its first attempt is written upstream, while the backend works.
+   */
+  private void identify() {
+    if (argumentsHash != null) {
+      return;
+    }
     StringBuilder canonicalArguments = CANONICAL_SCRATCH.get();
     canonicalArguments.setLength(0);
     CanonicalJson.appendTo(args, canonicalArguments);
-    this.argumentsHash = IdempotencyKeys.argumentsHashOfCanonical(canonicalArguments);
-    String given = identity(ToolCallContext.META_INTENT_ID, ToolCallContext.HEADER_INTENT_ID);
-    this.intentId = given != null ? given : s.intents().intentFor(
-        IntentFingerprint.ofArgumentsHash(sessionKey, tool, argumentsHash), now, policy.intentWindowSeconds() * 1000L);
+    argumentsHash = IdempotencyKeys.argumentsHashOfCanonical(canonicalArguments);
     if (canonicalArguments.capacity() > MAX_KEPT_SCRATCH) {
       CANONICAL_SCRATCH.remove();
     }
-    this.budget = CallBudget.plan(policy.budget(), agentRemainingMs(), now);
-    this.gate = new BreakerGate(s, rule, upstream, upstream + "/" + tool + "/" + argumentsHash,
-        2 * policy.budget().transportMs());
+    String given = identity(ToolCallContext.META_INTENT_ID, ToolCallContext.HEADER_INTENT_ID);
+    intentId = given != null ? given : s.intents().intentFor(
+        IntentFingerprint.ofArgumentsHash(sessionKey, tool, argumentsHash), arrivedMs,
+        policy.intentWindowSeconds() * 1000L);
   }
+
+  private String argumentsHash() {
+    identify();
+    return argumentsHash;
+  }
+
+  private String intentId() {
+    identify();
+    return intentId;
+  }
+
+  // ---- the call -------------------------------------------------------------------------------
 
   void run() {
     req.response().closeHandler(v -> agentGone());
@@ -203,7 +229,7 @@ final class ToolCall {
     }
     try {
       ApprovalClaims claims = keys.verify(token);
-      String refusal = ApprovalCheck.refusal(claims, tool, argumentsHash,
+      String refusal = ApprovalCheck.refusal(claims, tool, argumentsHash(),
           s.clock().millis() / 1000, id -> false);
       if (refusal != null) {
         return ApprovalStatus.refused(refusal);
@@ -231,16 +257,16 @@ final class ToolCall {
 
   private void withIdempotency() {
     IdempotencyKeys.Derivation key = IdempotencyKeys.derive(rule.idempotency(),
-        new KeyInputs(tool, args, intentId, approval == null ? null : approval.approvalId(), sessionKey));
+        new KeyInputs(tool, args, intentId(), approval == null ? null : approval.approvalId(), sessionKey));
     if (!key.derived()) {
       deny(AgentCode.POLICY_DENIED, "the idempotency key of " + tool + " cannot be derived: missing "
           + key.missing(), null);
       return;
     }
     ctx = ctx.withIdempotencyKey(key.key());
-    s.idempotency().begin(key.key(), argumentsHash, ctx.correlationId(), s.clock().millis())
+    s.idempotency().begin(key.key(), argumentsHash(), ctx.correlationId(), s.clock().millis())
         .onSuccess(existing -> {
-          DuplicateDecision d = DuplicateDecision.of(existing, argumentsHash);
+          DuplicateDecision d = DuplicateDecision.of(existing, argumentsHash());
           switch (d.verdict()) {
             case PROCEED -> {
               if (consumeApproval(key.key())) {
@@ -280,7 +306,7 @@ final class ToolCall {
   }
 
   private void shared() {
-    String key = IntentFingerprint.ofArgumentsHash("", tool, argumentsHash);
+    String key = IntentFingerprint.ofArgumentsHash("", tool, argumentsHash());
     Promise<JsonObject> mine = Promise.promise();
     Promise<JsonObject> leader = s.sharedCalls().putIfAbsent(key, mine);
     if (leader == null) {
@@ -325,6 +351,7 @@ final class ToolCall {
     Attempt a = new Attempt(s, ctx, number, timeout, false, this::late);
     current = a;
     a.start().onSuccess(o -> afterAttempt(a, o, retryReason));
+    identify();
   }
 
   private void afterAttempt(Attempt a, Attempt.Outcome o, String retryReason) {
@@ -333,8 +360,13 @@ final class ToolCall {
       s.metrics().timeout(upstream, toolLabel, o.timeoutLayer().wireName());
     }
     if (o.answered() || o.result() == ResultClass.CANCELLED) {
-      event(a, o, o.answered() ? "forwarded" : "cancelled", retryReason, null);
       answered(o);
+      // The answer is written when this returns; its evidence and metrics wait for that, off the
+      // agent's latency. What the answer must wait for (the idempotency record) is settled above.
+      s.vertx().runOnContext(v -> {
+        event(a, o, o.answered() ? "forwarded" : "cancelled", retryReason, null);
+        s.metrics().call(upstream, toolLabel, o.result().wireName());
+      });
       return;
     }
     long now = s.clock().millis();
@@ -370,7 +402,6 @@ final class ToolCall {
         s.idempotency().release(ctx.idempotencyKey());
       }
     }
-    s.metrics().call(upstream, toolLabel, o.result().wireName());
     share(o.answer());
   }
 
@@ -527,6 +558,7 @@ final class ToolCall {
       event(a.number(), a.upstreamId(), o.result(), o.httpStatus(), o.nanos(), o.timeoutLayer(), "shadow",
           null, reasons, ToolCallHandler.operationId(o.answer()), would, tool);
     });
+    identify();
   }
 
   // ---- answers and evidence -------------------------------------------------------------------
@@ -563,7 +595,7 @@ final class ToolCall {
       TimeoutLayer layer, String decision, String retryReason, String reason, String operationId,
       String wouldHave, String toolName) {
     Instant now = s.clock().instant();
-    s.events().accept(new AttemptEvent(now, ctx.correlationId(), conversationId, intentId,
+    s.events().accept(new AttemptEvent(now, ctx.correlationId(), conversationId, intentId(),
         sessionKey, toolName, upstream, attempt, upstreamId, result.wireName(), status, nanos / 1_000_000.0,
         layer == null ? null : layer.wireName(), operationId, loaded.config().revision(), loaded.shortHash(),
         mode.wireName(), decision, retryReason, ctx.idempotencyKey(), reason, wouldHave, circuit()));

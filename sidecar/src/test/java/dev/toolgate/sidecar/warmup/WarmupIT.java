@@ -69,8 +69,10 @@ class WarmupIT {
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(new JsonObject(answer.body()).getJsonObject("result").getBoolean("isError")).isFalse();
     assertThat(f.backend.ledger().callsReceived("get_deployment_job")).isEqualTo(1);
+    f.events.first("get_deployment_job");
     assertThat(f.events.forTool("get_deployment_job")).hasSize(1);
-    assertThat(f.admin("/metrics")).contains("toolgate_attempts_total{result=\"success\",tool=\"get_deployment_job\"");
+    await("the attempt counted, just after its answer").atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+        assertThat(f.admin("/metrics")).contains("toolgate_attempts_total{result=\"success\",tool=\"get_deployment_job\""));
   }
 
   @Test
