@@ -7,24 +7,17 @@ import dev.toolgate.demo.DemoBackend;
 import dev.toolgate.demo.DemoBackendOptions;
 import dev.toolgate.policy.idempotency.IntentFingerprint;
 import dev.toolgate.sidecar.Sidecar;
-import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.EventSink;
-import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.state.Stores;
 import dev.toolgate.sidecar.support.SidecarFixture;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -68,13 +61,7 @@ class EvidenceAfterAnswerIT {
   @BeforeEach
   void start() throws Exception {
     backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
-    Path config = dir.resolve("sidecar.yaml");
-    SidecarFixture.writeApprovalKey(dir);
-    Files.writeString(config, SidecarFixture.config(backend.mcpUrl(), Map.of(),
-        "sharedState: {mode: local}\nruntime: {warmupCalls: 0}\n", 1));
-    Proxy proxy = Proxy.create(vertx, Routing.of(new ConfigLoader(Clock.systemUTC()).load(config)), sink,
-        ToolgateMetrics.detached(), Clock.systemUTC(), Stores.local());
-    front = vertx.createHttpServer().requestHandler(proxy.handler()).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    front = SidecarFixture.proxy(vertx, dir, backend, "sharedState: {mode: local}\n", sink, Stores.local());
   }
 
   @AfterEach
@@ -86,13 +73,8 @@ class EvidenceAfterAnswerIT {
   @Test
   void answersTheAgentBeforeItsAttemptIsRecorded() throws Exception {
     String call = SidecarFixture.toolCall(1, "get_deployment_job", new JsonObject().put("job_id", "j1").encode(), null);
-    CompletableFuture<HttpResponse<String>> answer = http.sendAsync(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + front.actualPort() + "/mcp/" + SidecarFixture.API))
-        .header("Accept", SidecarFixture.ACCEPT_BOTH)
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", "get_deployment_job")
-        .POST(HttpRequest.BodyPublishers.ofString(call)).build(), HttpResponse.BodyHandlers.ofString());
+    CompletableFuture<HttpResponse<String>> answer = http.sendAsync(
+        SidecarFixture.toolCallRequest(front.actualPort(), "get_deployment_job", call), HttpResponse.BodyHandlers.ofString());
 
     HttpResponse<String> r = answer.get(HELD_AT_MOST.toSeconds() / 2, TimeUnit.SECONDS);
 

@@ -7,9 +7,7 @@ import dev.toolgate.demo.DemoBackend;
 import dev.toolgate.demo.DemoBackendOptions;
 import dev.toolgate.policy.idempotency.IdempotencyRecord;
 import dev.toolgate.sidecar.Sidecar;
-import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.evidence.EventSink;
-import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.state.IdempotencyStore;
 import dev.toolgate.sidecar.state.QuotaStore;
 import dev.toolgate.sidecar.state.SharedCircuits;
@@ -20,15 +18,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import java.io.OutputStream;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +45,6 @@ class WriteRecordBeforeAnswerIT {
   private final HttpClient http = HttpClient.newHttpClient();
   private final HeldStore store = new HeldStore();
   private DemoBackend backend;
-  private Proxy proxy;
   private HttpServer front;
 
   /**
@@ -90,14 +82,8 @@ class WriteRecordBeforeAnswerIT {
   @BeforeEach
   void start() throws Exception {
     backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
-    Path config = dir.resolve("sidecar.yaml");
-    SidecarFixture.writeApprovalKey(dir);
-    Files.writeString(config, SidecarFixture.config(backend.mcpUrl(), Map.of(),
-        TOOLS + "sharedState: {mode: local}\nruntime: {warmupCalls: 0}\n", 1));
-    proxy = Proxy.create(vertx, Routing.of(new ConfigLoader(Clock.systemUTC()).load(config)),
-        EventSink.jsonLines(OutputStream.nullOutputStream()), ToolgateMetrics.detached(), Clock.systemUTC(),
-        new Stores(store, QuotaStore.inMemory(), SharedCircuits.none()));
-    front = vertx.createHttpServer().requestHandler(proxy.handler()).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    front = SidecarFixture.proxy(vertx, dir, backend, TOOLS + "sharedState: {mode: local}\n",
+        EventSink.jsonLines(OutputStream.nullOutputStream()), new Stores(store, QuotaStore.inMemory(), SharedCircuits.none()));
   }
 
   @AfterEach
@@ -108,13 +94,8 @@ class WriteRecordBeforeAnswerIT {
   private CompletableFuture<HttpResponse<String>> write() {
     String call = SidecarFixture.toolCall(1, RESTART, new JsonObject().put("job_id", "j1").put("environment", "prod")
         .encode(), new JsonObject().put("dev.toolgate/intent-id", "intent-1").encode());
-    return http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front.actualPort() + "/mcp/"
-            + SidecarFixture.API))
-        .header("Accept", SidecarFixture.ACCEPT_BOTH)
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", RESTART)
-        .POST(HttpRequest.BodyPublishers.ofString(call)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.sendAsync(SidecarFixture.toolCallRequest(front.actualPort(), RESTART, call),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

@@ -4,7 +4,14 @@ import dev.toolgate.demo.DemoBackend;
 import dev.toolgate.demo.DemoBackendOptions;
 import dev.toolgate.sidecar.Sidecar;
 import dev.toolgate.sidecar.SidecarOptions;
+import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.evidence.EventSink;
+import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.proxy.Proxy;
+import dev.toolgate.sidecar.proxy.Routing;
+import dev.toolgate.sidecar.state.Stores;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -170,6 +177,30 @@ public final class SidecarFixture implements AutoCloseable {
     send(post(upstream, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
         .header("Mcp-Session-Id", session));
     return session;
+  }
+
+  /**
+   * A proxy alone (no admin listener, no warm-up) on the demo configuration plus {@code extraYaml},
+   * over {@code backend}, with the events and stores a test stands in: on 127.0.0.1, a port from 0.
+   */
+  public static HttpServer proxy(Vertx vertx, Path dir, DemoBackend backend, String extraYaml, EventSink events,
+      Stores stores) throws Exception {
+    Path file = dir.resolve("sidecar.yaml");
+    writeApprovalKey(dir);
+    Files.writeString(file, config(backend.mcpUrl(), Map.of(), extraYaml + "runtime: {warmupCalls: 0}\n", 1));
+    Proxy proxy = Proxy.create(vertx, Routing.of(new ConfigLoader(Clock.systemUTC()).load(file)), events,
+        ToolgateMetrics.detached(), Clock.systemUTC(), stores);
+    return vertx.createHttpServer().requestHandler(proxy.handler()).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+  }
+
+  /** A 2026-07-28 {@code tools/call} POST of {@code call} to a proxy on {@code port}, the method and tool in headers too. */
+  public static HttpRequest toolCallRequest(int port, String tool, String call) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp/" + API))
+        .header("Accept", ACCEPT_BOTH)
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", tool)
+        .POST(HttpRequest.BodyPublishers.ofString(call)).build();
   }
 
   public static String toolCall(Object id, String tool, String argumentsJson, String metaJson) {
