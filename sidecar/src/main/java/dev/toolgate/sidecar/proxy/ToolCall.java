@@ -351,6 +351,7 @@ final class ToolCall {
     Attempt a = new Attempt(s, ctx, number, timeout, false, this::late);
     current = a;
     a.start().onSuccess(o -> afterAttempt(a, o, retryReason));
+    // The request is upstream by now unless a connection is still being opened.
     identify();
   }
 
@@ -361,8 +362,8 @@ final class ToolCall {
     }
     if (o.answered() || o.result() == ResultClass.CANCELLED) {
       answered(o);
-      // The answer is written when this returns; its evidence and metrics wait for that, off the
-      // agent's latency. What the answer must wait for (the idempotency record) is settled above.
+      // The answer is written after this returns, in the same task; its evidence and metrics wait
+      // for that, off the agent's latency. What the answer must wait for is settled above.
       s.vertx().runOnContext(v -> {
         event(a, o, o.answered() ? "forwarded" : "cancelled", retryReason, null);
         s.metrics().call(upstream, toolLabel, o.result().wireName());
