@@ -32,15 +32,14 @@ import java.util.function.Consumer;
  *
  * <p>Reads of a session without a per-agent quota are also <em>leased</em> ({@link ReadLease}): a
  * round trip that lets reads through reserves a few more in the same second, which later reads
- * take on the event loop with no round trip. What is left at the end of the second is kept through a
- * pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is answered
- * at once from those reads, and a round trip in the background moves them to the second they are
- * served in. Older, they go back with the session's next round trip or the periodic {@link #expire
- * sweep}. A session calling steadily
- * costs about one round trip per second instead of one per call, made in the background near the
- * end of each second for the next one (the lease is rolled ahead), so its reads do not wait at a
- * new second either; a busier one's full-sized lease is topped up in the background when half is
- * left, so its reads do not wait for the refill.
+ * take on the event loop with no round trip. What is left at the end of the second is kept through
+ * a pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is
+ * answered at once from those reads, and a round trip in the background moves them to the second
+ * they are served in. Older, they go back with the session's next round trip or the periodic
+ * {@link #expire sweep}. A session calling steadily costs about one round trip per second instead
+ * of one per call, made in the background near the end of each second for the next one (the lease
+ * is rolled ahead), so its reads do not wait at a new second either; a busier one's full-sized
+ * lease is topped up in the background when half is left, so its reads do not wait for the refill.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;
  * a get first when another replica wrote since), as many again for the agent's counter when
@@ -174,19 +173,20 @@ public final class HazelcastQuotaStore implements QuotaStore {
 
   private void drain(String session) {
     while (true) {
-      Drained[] next = new Drained[1];
+      Drained[] taken = new Drained[1];
       waiting.compute(session, (key, queue) -> {
-        next[0] = queue.take();
-        return next[0].empty() ? null : queue;
+        taken[0] = queue.take();
+        return taken[0].empty() ? null : queue;
       });
-      List<Pending> batch = next[0].batch();
-      TopUp topUp = next[0].topUp();
-      if (next[0].empty()) {
+      Drained next = taken[0];
+      if (next.empty()) {
         return;
       }
+      List<Pending> batch = next.batch();
+      TopUp topUp = next.topUp();
       try {
-        if (next[0].carry() != null) {
-          move(session, next[0].carry());
+        if (next.carry() != null) {
+          move(session, next.carry());
         }
         if (batch.isEmpty() && topUp == null) {
           continue;
