@@ -9,6 +9,7 @@ import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
 import dev.toolgate.e2e.support.SidecarImage;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -422,7 +423,10 @@ public final class LoadBench {
     String arguments = "{\"job_id\":\"j1\",\"note\":\"" + "x".repeat(1000) + "\"}";
     String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + TOOL
         + "\",\"arguments\":" + arguments + "}}";
-    Vertx vertx = Vertx.vertx();
+    // Native epoll where it loads: the calls leave when due, to the microsecond. Netty's NIO loop
+    // sleeps whole milliseconds, rounded to the nearest, so calls left up to half a millisecond late,
+    // and how late depended on when answers woke the loop, which differs per target (bench/README.md).
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
     Map<Target, LoadGenerator> generators = new LinkedHashMap<>();
     for (Target t : targets) {
       List<String> ids = new ArrayList<>();
@@ -433,9 +437,12 @@ public final class LoadBench {
     }
     System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms, answers %s; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
-        + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop)%n",
+        + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop),"
+        + " calls spaced %s; the generator's timers on %s%n",
         Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.answers().toUpperCase(Locale.ROOT), o.sessions(),
-        o.warmup(), o.settle(), o.seconds());
+        o.warmup(), o.settle(), o.seconds(),
+        o.arrivals() == Arrivals.POISSON ? "by exponential gaps (poisson)" : "evenly (uniform)",
+        vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)");
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured
@@ -447,13 +454,13 @@ public final class LoadBench {
     int lowest = Collections.min(o.rates());
     slowCalls.phase("warm-up");
     inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));
-    inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1));
+    inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1, o.arrivals()));
     for (int rate : o.rates()) {
       System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %7s %9s %9s%n",
           rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
           "KiB/call", "gc ms", "jit ms", "errors", "load gc ms", "waits/1k");
       slowCalls.phase("settle " + rate);
-      inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1));
+      inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1, o.arrivals()));
       slowCalls.phase("rate " + rate);
       // One-second slices, round-robin over the targets: whatever else the machine does during the
       // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
@@ -466,7 +473,7 @@ public final class LoadBench {
         double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
         long gc = generatorGcMillis();
         long switches = t.process() == null ? 0 : t.process().contextSwitches();
-        LoadGenerator.Result r = g.fixedRate(rate, 1);
+        LoadGenerator.Result r = g.fixedRate(rate, 1, o.arrivals());
         long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
         measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
             switched, t.process(), before, t.counters());
@@ -534,7 +541,7 @@ public final class LoadBench {
           cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()));
     }
     if (o.firstCalls() > 0) {
-      firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls());
+      firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls(), o.arrivals());
     }
     generators.values().forEach(LoadGenerator::close);
     vertx.close();
@@ -550,7 +557,7 @@ public final class LoadBench {
    * Then, for this checkout, the same with the sidecar's warm-up on, measured once it is done.
    */
   private void firstCalls(Vertx vertx, List<SidecarBuild> builds, String backendUrl, int hazelcastPort, String body,
-      LoadGenerator direct, int calls) throws Exception {
+      LoadGenerator direct, int calls, Arrivals arrivals) throws Exception {
     int slices = Math.max(1, calls / FIRST_CALLS_PER_SECOND);
     System.out.printf(Locale.ROOT, "%nfirst calls (a fresh sidecar, full policy on a Hazelcast client: its first %d calls"
         + " after ready, or after its warm-up where it has one, at %d calls/s, slices taken in turn with direct's)%n"
@@ -559,7 +566,7 @@ public final class LoadBench {
         "+p50", "+p99", "rss MiB", "anon MiB");
     for (SidecarBuild b : builds) {
       String target = "first calls" + b.suffix();
-      firstCalls(vertx, b, target, fullPolicy(target, backendUrl, hazelcastPort), body, direct, slices, false);
+      firstCalls(vertx, b, target, fullPolicy(target, backendUrl, hazelcastPort), body, direct, slices, false, arrivals);
     }
     if (warmupCalls > 0) {
       String target = "warm-up " + warmupCalls;
@@ -567,12 +574,12 @@ public final class LoadBench {
       ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
       doc.putObject("runtime").put("warmupCalls", warmupCalls);
       YAML.writeValue(config.toFile(), doc);
-      firstCalls(vertx, builds.get(0), target, config, body, direct, slices, true);
+      firstCalls(vertx, builds.get(0), target, config, body, direct, slices, true, arrivals);
     }
   }
 
   private void firstCalls(Vertx vertx, SidecarBuild build, String name, Path config, String body, LoadGenerator direct,
-      int slices, boolean warmedUp) throws Exception {
+      int slices, boolean warmedUp, Arrivals arrivals) throws Exception {
     long start = System.nanoTime();
     Target t = startSidecar(name, config, build);
     long readyMillis = (System.nanoTime() - start) / 1_000_000;
@@ -586,8 +593,8 @@ public final class LoadBench {
     slowCalls.phase("first calls");
     try (LoadGenerator g = new LoadGenerator(vertx, t.url(), List.of(initialize(t.url())), body, 8, t.name(), slowCalls)) {
       for (int slice = 0; slice < slices; slice++) {
-        sidecar.add(g.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
-        baseline.add(direct.fixedRate(FIRST_CALLS_PER_SECOND, 1).latencyMicros());
+        sidecar.add(g.fixedRate(FIRST_CALLS_PER_SECOND, 1, arrivals).latencyMicros());
+        baseline.add(direct.fixedRate(FIRST_CALLS_PER_SECOND, 1, arrivals).latencyMicros());
       }
     }
     System.out.printf(Locale.ROOT, "%-22s %8s %8s %8.3f %8.3f %8s %8s %8s %8s%n", "direct", "-", "-", ms(baseline, 50),

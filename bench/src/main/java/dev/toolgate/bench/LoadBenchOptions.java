@@ -13,6 +13,7 @@ import java.util.Map;
  *
  * @param rates the fixed rates, calls/s
  * @param answers how the backend answers: {@code json} or {@code sse}
+ * @param arrivals how a fixed rate's calls are spaced
  * @param compare another checkout whose sidecar is loaded in the same slices, or null
  * @param profile async-profiler's event for every loaded JVM target, or null
  */
@@ -24,6 +25,7 @@ record LoadBenchOptions(
     int inFlight,
     int serviceMs,
     String answers,
+    Arrivals arrivals,
     int starts,
     List<String> targets,
     int sessions,
@@ -38,7 +40,7 @@ record LoadBenchOptions(
       List.of("direct", "nginx", "vertx-relay", "pass-through", "full", "full-local", "control");
 
   /** How an option's value is read and checked. */
-  private enum Kind { POSITIVE, NON_NEGATIVE, RATES, TARGETS, ANSWERS, TEXT }
+  private enum Kind { POSITIVE, NON_NEGATIVE, RATES, TARGETS, ANSWERS, ARRIVALS, TEXT }
 
   /** The answer formats {@code --answers} accepts (the demo backend's {@code /answers} endpoint). */
   static final List<String> ANSWER_FORMATS = List.of("json", "sse");
@@ -61,6 +63,10 @@ record LoadBenchOptions(
       new Option("--answers", "FORMAT", "json", Kind.ANSWERS,
           "how the backend answers every call: json, one JSON body; sse, an SSE stream (a priming event"
               + " at once, the answer when served), as the MCP SDKs' servers do unless told otherwise"),
+      new Option("--arrivals", "SPACING", "uniform", Kind.ARRIVALS,
+          "how a fixed rate spaces its calls: uniform, every 1/rate exactly; poisson, by exponential gaps"
+              + " as from independent agents, some close enough to queue (every target's n-th slice meets"
+              + " the same seeded schedule)"),
       new Option("--starts", "N", "5", Kind.POSITIVE, "sidecar starts timed for time-to-ready"),
       new Option("--targets", "LIST", "direct,nginx,vertx-relay,pass-through,full", Kind.TARGETS,
           "which of " + String.join(",", TARGETS) + " to load; direct is the baseline of the deltas and"
@@ -115,7 +121,7 @@ record LoadBenchOptions(
         Arrays.stream(given.get("--rates").split(",")).map(r -> Integer.valueOf(r.trim())).toList(),
         number(given, "--seconds"), number(given, "--warmup"), number(given, "--settle"),
         number(given, "--in-flight"), number(given, "--service-ms"), given.get("--answers"),
-        number(given, "--starts"),
+        Arrivals.parse(given.get("--arrivals")), number(given, "--starts"),
         List.of(given.get("--targets").split(",")), number(given, "--sessions"),
         number(given, "--first-calls"), number(given, "--warmup-calls"),
         given.get("--compare").isEmpty() ? null : Path.of(given.get("--compare")).toAbsolutePath().normalize(),
@@ -156,6 +162,13 @@ record LoadBenchOptions(
         if (!ANSWER_FORMATS.contains(value)) {
           throw new InvalidOptionException(o.name() + " must be one of " + String.join(", ", ANSWER_FORMATS)
               + ", was '" + value + "'");
+        }
+      }
+      case ARRIVALS -> {
+        try {
+          Arrivals.parse(value);
+        } catch (IllegalArgumentException e) {
+          throw new InvalidOptionException(e.getMessage());
         }
       }
       case TEXT -> { }

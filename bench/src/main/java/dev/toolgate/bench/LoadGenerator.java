@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.ContextInternal;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,10 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
- * MCP {@code tools/call} load over HTTP/1.1 keep-alive, in two shapes. Fixed rate (open loop): a
- * request is due every 1/rate s whether or not earlier ones answered, and its latency counts from
- * when it was due, so a stall shows in the tail instead of slowing the load (no coordinated
- * omission). Saturation (closed loop): a fixed number of calls always in flight, reporting calls/s.
+ * MCP {@code tools/call} load over HTTP/1.1 keep-alive, in two shapes. Fixed rate (open loop): each
+ * request is due when its {@link Arrivals} schedule says, whether or not earlier ones answered, and its
+ * latency counts from when it was due, so a stall shows in the tail instead of slowing the load (no
+ * coordinated omission). Saturation (closed loop): a fixed number of calls always in flight, reporting calls/s.
  */
 final class LoadGenerator implements AutoCloseable {
 
@@ -45,6 +46,8 @@ final class LoadGenerator implements AutoCloseable {
   private final SlowCalls slowCalls;
   /** Calls sent so far; only touched on the generator's context. */
   private long sent;
+  /** Fixed-rate runs taken so far, the seed of the next one's schedule; only touched by the benchmark's thread. */
+  private long fixedRateRuns;
 
   /** Load on {@code url} for {@code target}, whose calls {@code slowCalls} records when they are slow. */
   LoadGenerator(Vertx vertx, String url, List<String> sessions, String body, int connections, String target,
@@ -81,35 +84,44 @@ final class LoadGenerator implements AutoCloseable {
         });
   }
 
-  /** Open loop at {@code rate} calls/s for {@code seconds}; waits for the stragglers. */
-  Result fixedRate(int rate, int seconds) throws Exception {
+  /**
+   * Open loop at {@code rate} calls/s for {@code seconds}, each call sent when {@code arrivals} has
+   * it due (to the event loop timer's precision: microseconds on epoll, up to half a millisecond late on NIO);
+   * waits for the stragglers. The n-th such run of every generator meets the same schedule, so
+   * targets loaded in turn meet the same calls.
+   */
+  Result fixedRate(int rate, int seconds, Arrivals arrivals) throws Exception {
+    long[] due = arrivals.dueNanos(rate, seconds, fixedRateRuns++);
     Histogram histogram = new Histogram(60_000_000L, 3);
     AtomicLong completed = new AtomicLong();
     AtomicLong failed = new AtomicLong();
-    long total = (long) rate * seconds;
-    long interval = 1_000_000_000L / rate;
-    AtomicLong sent = new AtomicLong();
     CompletableFuture<Void> done = new CompletableFuture<>();
     long start = System.nanoTime();
-    vertx.runOnContext(v -> {
-      long[] timer = new long[1];
-      timer[0] = vertx.setPeriodic(1, id -> {
-        long due = Math.min(total, (System.nanoTime() - start) / interval + 1);
-        while (sent.get() < due) {
-          long k = sent.getAndIncrement();
-          send(start + k * interval, histogram, completed, failed, () -> {
-            if (completed.get() + failed.get() == total) {
-              done.complete(null);
-            }
-          });
-        }
-        if (sent.get() >= total) {
-          vertx.cancelTimer(timer[0]);
-        }
-      });
-    });
+    vertx.runOnContext(v -> sendDue((ContextInternal) Vertx.currentContext(), start, due, 0, () -> {
+      if (completed.get() + failed.get() == due.length) {
+        done.complete(null);
+      }
+    }, histogram, completed, failed));
     done.get(seconds + 60L, TimeUnit.SECONDS);
     return new Result(histogram, completed.get(), failed.get(), (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Sends every call due by now from {@code next} on, then schedules itself for the next one. */
+  private void sendDue(ContextInternal context, long start, long[] due, int next, Runnable then, Histogram histogram,
+      AtomicLong completed, AtomicLong failed) {
+    long now = System.nanoTime() - start;
+    int k = next;
+    while (k < due.length && due[k] <= now) {
+      send(start + due[k], histogram, completed, failed, then);
+      k++;
+    }
+    if (k < due.length) {
+      int following = k;
+      // Netty's scheduler, not Vert.x's setTimer, which counts whole milliseconds.
+      context.nettyEventLoop().schedule(
+          () -> context.dispatch(v -> sendDue(context, start, due, following, then, histogram, completed, failed)),
+          due[k] - now, TimeUnit.NANOSECONDS);
+    }
   }
 
   /** Closed loop: {@code inFlight} calls outstanding at all times for {@code seconds}. */

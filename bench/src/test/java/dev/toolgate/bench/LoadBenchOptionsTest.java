@@ -24,6 +24,7 @@ class LoadBenchOptionsTest {
         .contains("[--in-flight " + defaults.inFlight() + "]")
         .contains("[--service-ms " + defaults.serviceMs() + "]")
         .contains("[--answers " + defaults.answers() + "]")
+        .contains("[--arrivals " + defaults.arrivals().wireName() + "]")
         .contains("[--starts " + defaults.starts() + "]")
         .contains("[--sessions " + defaults.sessions() + "]")
         .contains("[--first-calls " + defaults.firstCalls() + "]")
@@ -33,6 +34,7 @@ class LoadBenchOptionsTest {
         .contains("(default " + defaults.seconds() + ")")
         .contains("[--compare DIR]", "[--profile EVENT]");
     assertThat(defaults.answers()).isEqualTo("json");
+    assertThat(defaults.arrivals()).isEqualTo(Arrivals.UNIFORM);
     assertThat(defaults.compare()).isNull();
     assertThat(defaults.profile()).isNull();
     assertThat(defaults.slowCallsMs()).as("no slow-call log unless asked for").isZero();
@@ -46,8 +48,8 @@ class LoadBenchOptionsTest {
   @Test
   void readsEveryOptionGiven() {
     LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--warmup", "0",
-        "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--starts", "1",
-        "--targets", "direct,full",
+        "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--arrivals", "poisson",
+        "--starts", "1", "--targets", "direct,full",
         "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu",
         "--slow-calls", "5");
 
@@ -56,6 +58,7 @@ class LoadBenchOptionsTest {
         o.firstCalls(), o.warmupCalls())).containsExactly(20, 0, 2, 32, 0, 1, 4, 0, 0);
     assertThat(o.targets()).containsExactly("direct", "full");
     assertThat(o.answers()).isEqualTo("sse");
+    assertThat(o.arrivals()).isEqualTo(Arrivals.POISSON);
     assertThat(o.compare()).isEqualTo(Path.of("other").toAbsolutePath().normalize());
     assertThat(o.profile()).isEqualTo("cpu");
     assertThat(o.slowCallsMs()).isEqualTo(5);
@@ -107,6 +110,13 @@ class LoadBenchOptionsTest {
   void refusesAnAnswerFormatTheBackendDoesNotHaveListingThoseItHas() {
     assertThatThrownBy(() -> LoadBenchOptions.parse("--answers", "SSE"))
         .hasMessage("--answers must be one of json, sse, was 'SSE'");
+  }
+
+  @Test
+  void refusesAnArrivalSpacingItDoesNotKnowNamingTheOnesItDoes() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--arrivals", "bursty"))
+        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
+        .hasMessage("--arrivals takes poisson or uniform, was 'bursty'");
   }
 
   @Test

@@ -1,0 +1,83 @@
+package dev.toolgate.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generator sends each call when it is due: not on the next tick of a millisecond timer, and not
+ * late by the fraction of a millisecond that an event loop sleeping whole milliseconds adds up. A
+ * server on loopback notes when each call reaches it.
+ */
+class LoadGeneratorPacingIT {
+
+  private final Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+  private final List<Long> arrivals = new CopyOnWriteArrayList<>();
+  private int port;
+
+  @BeforeEach
+  void server() throws Exception {
+    assertThat(vertx.isNativeTransportEnabled()).as("epoll on this machine (Linux x86-64)").isTrue();
+    port = vertx.createHttpServer()
+        .requestHandler(req -> {
+          arrivals.add(System.nanoTime());
+          req.body().onSuccess(b -> req.response().end("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
+        })
+        .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  /** The arrivals of one measured second at {@code rate}, after three that warm up the JVM and the connections. */
+  private long[] arrivalsOfASecondAt(int rate) throws Exception {
+    try (LoadGenerator generator = new LoadGenerator(vertx, "http://127.0.0.1:" + port + "/mcp", List.of("s-1"),
+        "{}", 8, "test", SlowCalls.OFF)) {
+      for (int warm = 0; warm < 3; warm++) {
+        generator.fixedRate(rate, 1, Arrivals.UNIFORM);
+      }
+      arrivals.clear();
+      assertThat(generator.fixedRate(rate, 1, Arrivals.UNIFORM).completed()).isEqualTo(rate);
+    }
+    return arrivals.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  @Test
+  void sendsCallsThatFallBetweenMillisecondsWhenTheyAreDue() throws Exception {
+    long[] at = arrivalsOfASecondAt(800);
+
+    long[] offPeriod = new long[at.length - 1];
+    for (int k = 1; k < at.length; k++) {
+      offPeriod[k - 1] = Math.abs(at[k] - at[k - 1] - 1_250_000L);
+    }
+    Arrays.sort(offPeriod);
+    // On a millisecond tick the gaps are 1 or 2 ms: every one at least 250 us off.
+    assertThat(offPeriod[offPeriod.length / 2] / 1_000).as("median distance of a gap from 1.25 ms, us").isLessThan(150);
+  }
+
+  @Test
+  void keepsItsCallsOnScheduleInsteadOfFallingBehindAndCatchingUp() throws Exception {
+    long[] at = arrivalsOfASecondAt(1000);
+
+    // Each arrival against its due time, both from the first call: the schedule's drift, whatever
+    // the first call's own delay.
+    long[] drift = new long[at.length];
+    for (int k = 0; k < at.length; k++) {
+      drift[k] = at[k] - at[0] - k * 1_000_000L;
+    }
+    Arrays.sort(drift);
+    long spreadMicros = (drift[drift.length * 9 / 10] - drift[drift.length / 10]) / 1_000;
+    // Sleeping whole milliseconds, a loop falls up to half a millisecond behind, then catches up.
+    assertThat(spreadMicros).as("10th to 90th percentile of the drift, us").isLessThan(200);
+  }
+}
