@@ -424,8 +424,8 @@ public final class LoadBench {
     String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + TOOL
         + "\",\"arguments\":" + arguments + "}}";
     // Native epoll where it loads: the calls leave when due, to the microsecond. Netty's NIO loop
-    // sleeps whole milliseconds, rounded to the nearest, so calls left up to half a millisecond late,
-    // and how late depended on when answers woke the loop, which differs per target (bench/README.md).
+    // sleeps whole milliseconds, rounded to the nearest, and its calls drifted up to half a
+    // millisecond late, which read every proxy's added latency low (bench/README.md).
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
     Map<Target, LoadGenerator> generators = new LinkedHashMap<>();
     for (Target t : targets) {
