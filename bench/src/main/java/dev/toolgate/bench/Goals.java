@@ -125,7 +125,8 @@ final class Goals {
     verdicts.add(Double.isNaN(r.residentMib)
         ? new Verdict(goal, Status.NOT_MEASURED, "no sidecar loaded at a fixed rate")
         : new Verdict(goal, status(r.residentMib <= RESIDENT_MIB),
-            format("%.0f MiB, the largest of pass-through and the full policy at any rate", r.residentMib)));
+            // One decimal: a whole number would print a miss by a fraction as "128 MiB".
+            format("%.1f MiB, the largest of pass-through and the full policy at any rate", r.residentMib)));
     goal = format("ready <= %.0f s (embedded member)", READY_MS / 1000.0);
     verdicts.add(r.readyMillis < 0
         ? new Verdict(goal, Status.NOT_MEASURED, "no start timed")

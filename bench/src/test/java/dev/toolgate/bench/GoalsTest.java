@@ -85,7 +85,18 @@ class GoalsTest {
     Verdict resident = verdict(Goals.judge(r), "resident");
 
     assertThat(resident.status()).isEqualTo(Status.MISSED);
-    assertThat(resident.reading()).startsWith("129 MiB");
+    assertThat(resident.reading()).startsWith("129.0 MiB");
+  }
+
+  @Test
+  void showsAResidentSetOverTheGoalByAFractionAsOverIt() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(500, "full policy", 0.1, 1, 1, 128.4);
+
+    Verdict resident = verdict(Goals.judge(r), "resident");
+
+    assertThat(resident.status()).isEqualTo(Status.MISSED);
+    assertThat(resident.reading()).startsWith("128.4 MiB");
   }
 
   @Test
