@@ -91,36 +91,45 @@ final class LoadGenerator implements AutoCloseable {
    * targets loaded in turn meet the same calls.
    */
   Result fixedRate(int rate, int seconds, Arrivals arrivals) throws Exception {
-    long[] due = arrivals.dueNanos(rate, seconds, fixedRateRuns++);
-    Histogram histogram = new Histogram(60_000_000L, 3);
-    AtomicLong completed = new AtomicLong();
-    AtomicLong failed = new AtomicLong();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    long start = System.nanoTime();
-    vertx.runOnContext(v -> sendDue((ContextInternal) Vertx.currentContext(), start, due, 0, () -> {
+    FixedRateRun run = new FixedRateRun(arrivals.dueNanos(rate, seconds, fixedRateRuns++));
+    vertx.runOnContext(v -> run.sendDue((ContextInternal) Vertx.currentContext(), 0));
+    run.done.get(seconds + 60L, TimeUnit.SECONDS);
+    return new Result(run.histogram, run.completed.get(), run.failed.get(), (System.nanoTime() - run.start) / 1e9);
+  }
+
+  /** One fixed-rate run: its schedule, its counts, and the sending of each call when due. */
+  private final class FixedRateRun {
+    final long[] due;
+    final Histogram histogram = new Histogram(60_000_000L, 3);
+    final AtomicLong completed = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    final long start = System.nanoTime();
+
+    FixedRateRun(long[] due) {
+      this.due = due;
+    }
+
+    /** Sends every call due by now from {@code next} on, then schedules itself for the next one. */
+    void sendDue(ContextInternal context, int next) {
+      long now = System.nanoTime() - start;
+      int k = next;
+      while (k < due.length && due[k] <= now) {
+        send(start + due[k], histogram, completed, failed, this::onAnswered);
+        k++;
+      }
+      if (k < due.length) {
+        int following = k;
+        // Netty's scheduler, not Vert.x's setTimer, which counts whole milliseconds.
+        context.nettyEventLoop().schedule(() -> context.dispatch(v -> sendDue(context, following)),
+            due[k] - now, TimeUnit.NANOSECONDS);
+      }
+    }
+
+    private void onAnswered() {
       if (completed.get() + failed.get() == due.length) {
         done.complete(null);
       }
-    }, histogram, completed, failed));
-    done.get(seconds + 60L, TimeUnit.SECONDS);
-    return new Result(histogram, completed.get(), failed.get(), (System.nanoTime() - start) / 1e9);
-  }
-
-  /** Sends every call due by now from {@code next} on, then schedules itself for the next one. */
-  private void sendDue(ContextInternal context, long start, long[] due, int next, Runnable then, Histogram histogram,
-      AtomicLong completed, AtomicLong failed) {
-    long now = System.nanoTime() - start;
-    int k = next;
-    while (k < due.length && due[k] <= now) {
-      send(start + due[k], histogram, completed, failed, then);
-      k++;
-    }
-    if (k < due.length) {
-      int following = k;
-      // Netty's scheduler, not Vert.x's setTimer, which counts whole milliseconds.
-      context.nettyEventLoop().schedule(
-          () -> context.dispatch(v -> sendDue(context, start, due, following, then, histogram, completed, failed)),
-          due[k] - now, TimeUnit.NANOSECONDS);
     }
   }
 
