@@ -1,7 +1,9 @@
 package dev.toolgate.bench;
 
 import dev.toolgate.sidecar.mcp.JsonEncoding;
+import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.MessageSplice;
+import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.buffer.Buffer;
@@ -19,6 +21,7 @@ public class MessagePassingBench extends JmhSettings {
 
   private static final String NOTE = "x".repeat(1000);
   private static final String UPSTREAM_ID = "tg-1a2b3c-2f-a1";
+  private static final ScannedAnswer.Keys OPERATION_ID_KEYS = ScannedAnswer.keys("taskId", "operation_id", "operationId");
 
   private final Buffer request = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
       + "{\"name\":\"get_deployment_job\",\"arguments\":{\"job_id\":\"j1\",\"note\":\"" + NOTE + "\"}}}");
@@ -56,6 +59,31 @@ public class MessagePassingBench extends JmhSettings {
   @Benchmark
   public Buffer answerReEncoded() {
     return JsonEncoding.buffer(parsedAnswer.put("id", 1), answer.length());
+  }
+
+  /** An answer read as the sidecar did before it scanned: parsed, checked as the attempt's, classified, spliced. */
+  @Benchmark
+  public Buffer answerReadParsed() {
+    JsonObject message = new JsonObject(answer);
+    if (!JsonRpc.isResponse(message) || !UPSTREAM_ID.equals(message.getValue("id"))) {
+      return null;
+    }
+    JsonObject result = message.getJsonObject("result");
+    boolean isError = result != null && result.getBoolean("isError", false);
+    return isError ? null : MessageSplice.withId(answer, 1);
+  }
+
+  /**
+   * The same read by one scan ({@link ScannedAnswer}), noting the keys an operation id is read from
+   * as the sidecar does: checked, classified and spliced from its bytes.
+   */
+  @Benchmark
+  public Buffer answerReadScanned() {
+    ScannedAnswer scanned = ScannedAnswer.of(answer, OPERATION_ID_KEYS);
+    if (scanned == null || !scanned.idIs(UPSTREAM_ID)) {
+      return null;
+    }
+    return scanned.kind() == ScannedAnswer.Kind.RESULT ? scanned.withId(1) : null;
   }
 
   /** The stream's events read, the answer's found and parsed, and the agent's event written. */

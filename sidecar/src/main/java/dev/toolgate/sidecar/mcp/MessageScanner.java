@@ -8,10 +8,11 @@ import java.util.Arrays;
 
 /**
  * One pass over a JSON-RPC message's bytes that finds its top-level id's value and its params'
- * object, and makes sure on the way that the bytes mean one thing only: standard JSON, one object,
- * no key twice in any object, every key plain ASCII without escapes (then two keys are the same key
- * exactly when their bytes are equal). Anything else ends the scan with no layout, and the message
- * is re-encoded instead of spliced.
+ * object (or, in an answer, where its result and error are), and makes sure on the way that the
+ * bytes mean one thing only: standard JSON, one object, no key twice in any object, every key plain
+ * ASCII without escapes (then two keys are the same key exactly when their bytes are equal), every
+ * escape one JSON allows, and no number longer than Jackson reads. Anything else ends the scan with
+ * no layout, and the message is re-encoded (or parsed) instead.
  *
  * <p>Cost: O(length) byte comparisons (strings eight bytes to a step), plus O(k²) key comparisons
  * for an object of k keys; the
@@ -30,6 +31,19 @@ final class MessageScanner {
   private static final byte[] ID = {'i', 'd'};
   private static final byte[] PARAMS = {'p', 'a', 'r', 'a', 'm', 's'};
   private static final byte[] META = {'_', 'm', 'e', 't', 'a'};
+  private static final byte[] METHOD = {'m', 'e', 't', 'h', 'o', 'd'};
+  private static final byte[] RESULT = {'r', 'e', 's', 'u', 'l', 't'};
+  private static final byte[] ERROR = {'e', 'r', 'r', 'o', 'r'};
+  private static final byte[] IS_ERROR = {'i', 's', 'E', 'r', 'r', 'o', 'r'};
+  private static final byte[] CODE = {'c', 'o', 'd', 'e'};
+  /** Jackson's default {@code StreamReadConstraints.maxNumberLength}: a longer number fails its parse. */
+  private static final int MAX_NUMBER_LENGTH = 1000;
+
+  /** Which object's keys the scan is reading: its role decides which keys it notes. */
+  private static final int OTHER = 0;
+  private static final int PARAMS_OBJECT = 1;
+  private static final int RESULT_OBJECT = 2;
+  private static final int ERROR_OBJECT = 3;
 
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
@@ -46,8 +60,26 @@ final class MessageScanner {
    * @param paramsEmpty whether the params object has no key
    * @param lineBreaks whether a CR or LF is among the bytes (only whitespace can hold one: strings
    *     with control characters are not scanned)
+   * @param nonAscii whether a string holds a byte over 0x7F (the scan does not check UTF-8)
+   * @param answerParts where an answer's parts are; null when params was asked for
+   * @param notedKeySeen whether some object, at any depth, has one of the keys the scan was given
    */
-  record Layout(int idStart, int idEnd, int paramsBody, boolean paramsEmpty, boolean lineBreaks) {}
+  record Layout(int idStart, int idEnd, int paramsBody, boolean paramsEmpty, boolean lineBreaks,
+      boolean nonAscii, AnswerParts answerParts, boolean notedKeySeen) {}
+
+  /**
+   * Where the parts of an answer that classify it are, as byte offsets (-1: absent).
+   *
+   * @param method whether the message has a top-level {@code method}
+   * @param result where the top-level result's value starts
+   * @param error where the top-level error's value starts
+   * @param isErrorStart where {@code result.isError}'s value starts
+   * @param isErrorEnd just past it
+   * @param codeStart where {@code error.code}'s value starts
+   * @param codeEnd just past it
+   */
+  record AnswerParts(boolean method, int result, int error, int isErrorStart, int isErrorEnd, int codeStart,
+      int codeEnd) {}
 
   private static final class Scratch {
     byte[] bytes = new byte[4096];
@@ -57,6 +89,8 @@ final class MessageScanner {
 
   private final byte[] b;
   private final int n;
+  private final byte[][] notedKeys;
+  private boolean notedKeySeen;
   private final int[] keyStart;
   private final int[] keyEnd;
   private int pos;
@@ -67,10 +101,19 @@ final class MessageScanner {
   private boolean paramsEmpty;
   private boolean paramsHaveMeta;
   private boolean lineBreaks;
+  private boolean nonAscii;
+  private boolean method;
+  private int result = -1;
+  private int error = -1;
+  private int isErrorStart = -1;
+  private int isErrorEnd = -1;
+  private int codeStart = -1;
+  private int codeEnd = -1;
 
-  private MessageScanner(byte[] bytes, int length, Scratch scratch) {
+  private MessageScanner(byte[] bytes, int length, Scratch scratch, byte[][] notedKeys) {
     this.b = bytes;
     this.n = length;
+    this.notedKeys = notedKeys;
     this.keyStart = scratch.keyStart;
     this.keyEnd = scratch.keyEnd;
   }
@@ -81,6 +124,16 @@ final class MessageScanner {
    * @param withParams whether the message must have a params object without {@code _meta}
    */
   static Layout scan(Buffer message, boolean withParams) {
+    return scan(message, withParams, null);
+  }
+
+  /**
+   * The layout of a message, or null where it must be re-encoded.
+   *
+   * @param withParams whether the message must have a params object without {@code _meta}
+   * @param notedKeys keys (plain ASCII) whose presence in any object the layout tells; may be null
+   */
+  static Layout scan(Buffer message, boolean withParams, byte[][] notedKeys) {
     Scratch scratch = SCRATCH.get();
     int length = message.length();
     byte[] bytes = scratch.bytes;
@@ -91,16 +144,19 @@ final class MessageScanner {
       }
     }
     message.getBytes(0, length, bytes, 0);
-    MessageScanner scanner = new MessageScanner(bytes, length, scratch);
+    MessageScanner scanner = new MessageScanner(bytes, length, scratch, notedKeys);
     if (!scanner.message(withParams)) {
       return null;
     }
-    return new Layout(scanner.idStart, scanner.idEnd, scanner.paramsBody, scanner.paramsEmpty, scanner.lineBreaks);
+    AnswerParts answer = withParams ? null : new AnswerParts(scanner.method, scanner.result, scanner.error,
+        scanner.isErrorStart, scanner.isErrorEnd, scanner.codeStart, scanner.codeEnd);
+    return new Layout(scanner.idStart, scanner.idEnd, scanner.paramsBody, scanner.paramsEmpty, scanner.lineBreaks,
+        scanner.nonAscii, answer, scanner.notedKeySeen);
   }
 
   private boolean message(boolean withParams) {
     whitespace();
-    if (!at('{') || !object(1, withParams, false)) {
+    if (!at('{') || !object(1, withParams, OTHER)) {
       return false;
     }
     whitespace();
@@ -113,14 +169,14 @@ final class MessageScanner {
       return false;
     }
     return switch (b[pos]) {
-      case '{' -> object(depth, false, false);
+      case '{' -> object(depth, false, OTHER);
       case '[' -> array(depth);
       case '"' -> string();
       default -> scalar();
     };
   }
 
-  private boolean object(int depth, boolean withParams, boolean isParams) {
+  private boolean object(int depth, boolean withParams, int role) {
     if (depth > MAX_DEPTH) {
       return false;
     }
@@ -140,9 +196,12 @@ final class MessageScanner {
       if (!remember(base, start, end)) {
         return false;
       }
-      if (isParams) {
+      if (role == PARAMS_OBJECT) {
         paramsEmpty = false;
         paramsHaveMeta |= is(start, end, META);
+      }
+      if (notedKeys != null && !notedKeySeen) {
+        note(start, end);
       }
       whitespace();
       if (!at(':')) {
@@ -150,25 +209,7 @@ final class MessageScanner {
       }
       pos++;
       whitespace();
-      if (depth == 1 && is(start, end, ID)) {
-        if (at('{') || at('[')) {
-          return false;
-        }
-        idStart = pos;
-        if (!value(depth + 1)) {
-          return false;
-        }
-        idEnd = pos;
-      } else if (depth == 1 && withParams && is(start, end, PARAMS)) {
-        if (!at('{')) {
-          return false;
-        }
-        paramsBody = pos + 1;
-        paramsEmpty = true;
-        if (!object(depth + 1, false, true)) {
-          return false;
-        }
-      } else if (!value(depth + 1)) {
+      if (!member(depth, withParams, role, start, end)) {
         return false;
       }
       whitespace();
@@ -183,6 +224,48 @@ final class MessageScanner {
         return false;
       }
     }
+  }
+
+  /** At the value of the key {@code [start, end)} of an object of the given depth and role. */
+  private boolean member(int depth, boolean withParams, int role, int start, int end) {
+    int at = pos;
+    if (depth == 1 && is(start, end, ID)) {
+      if (at('{') || at('[')) {
+        return false;
+      }
+      idStart = at;
+      boolean scanned = value(depth + 1);
+      idEnd = pos;
+      return scanned;
+    }
+    if (depth == 1 && withParams && is(start, end, PARAMS)) {
+      if (!at('{')) {
+        return false;
+      }
+      paramsBody = at + 1;
+      paramsEmpty = true;
+      return object(depth + 1, false, PARAMS_OBJECT);
+    }
+    if (depth == 1 && !withParams) {
+      if (is(start, end, RESULT)) {
+        result = at;
+        return at('{') ? object(depth + 1, false, RESULT_OBJECT) : value(depth + 1);
+      }
+      if (is(start, end, ERROR)) {
+        error = at;
+        return at('{') ? object(depth + 1, false, ERROR_OBJECT) : value(depth + 1);
+      }
+      method |= is(start, end, METHOD);
+    }
+    boolean scanned = value(depth + 1);
+    if (role == RESULT_OBJECT && is(start, end, IS_ERROR)) {
+      isErrorStart = at;
+      isErrorEnd = pos;
+    } else if (role == ERROR_OBJECT && is(start, end, CODE)) {
+      codeStart = at;
+      codeEnd = pos;
+    }
+    return scanned;
   }
 
   private boolean array(int depth) {
@@ -243,25 +326,57 @@ final class MessageScanner {
         return true;
       }
       if (c == '\\') {
-        pos += 2;
+        if (!escape()) {
+          return false;
+        }
       } else if (c < 0x20) {
         return false;
       } else {
+        nonAscii |= c >= 0x80;
         pos++;
       }
     }
   }
 
+  /** At a backslash in a string: past the escape, if it is one of JSON's. */
+  private boolean escape() {
+    if (pos + 1 >= n) {
+      return false;
+    }
+    switch (b[pos + 1]) {
+      case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {
+        pos += 2;
+        return true;
+      }
+      case 'u' -> {
+        if (pos + 6 > n) {
+          return false;
+        }
+        for (int i = pos + 2; i < pos + 6; i++) {
+          if (Character.digit(b[i], 16) < 0) {
+            return false;
+          }
+        }
+        pos += 6;
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
   /**
-   * Whether none of a word's eight bytes is a quote, a backslash or a control character: for each,
-   * {@code (v - 0x01..) & ~v & 0x80..} is non-zero exactly when some byte of {@code v} is zero (and
-   * {@code (w - 0x20..) & ~w & 0x80..} when some byte of {@code w} is below 0x20).
+   * Whether each of a word's eight bytes is plain ASCII, neither a quote, a backslash nor a control
+   * character: for each, {@code (v - 0x01..) & ~v & 0x80..} is non-zero exactly when some byte of
+   * {@code v} is zero (and {@code (w - 0x20..) & ~w & 0x80..} when some byte of {@code w} is below
+   * 0x20), and a byte over 0x7F has its high bit set already.
    */
   private static boolean plain(long word) {
     long quote = word ^ 0x2222222222222222L;
     long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
     long found = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)
-        | ((word - 0x2020202020202020L) & ~word);
+        | ((word - 0x2020202020202020L) & ~word) | word;
     return (found & HIGH_BITS) == 0;
   }
 
@@ -283,6 +398,9 @@ final class MessageScanner {
 
   /** JSON's number grammar over {@code [start, pos)}: {@code -? (0 | [1-9]\d*) (.\d+)? ([eE][+-]?\d+)?}. */
   private boolean number(int start) {
+    if (pos - start > MAX_NUMBER_LENGTH) {
+      return false;
+    }
     int i = start;
     if (b[i] == '-') {
       i++;
@@ -351,6 +469,15 @@ final class MessageScanner {
     keyEnd[keys] = end;
     keys++;
     return true;
+  }
+
+  private void note(int start, int end) {
+    for (byte[] key : notedKeys) {
+      if (is(start, end, key)) {
+        notedKeySeen = true;
+        return;
+      }
+    }
   }
 
   private boolean is(int start, int end, byte[] word) {

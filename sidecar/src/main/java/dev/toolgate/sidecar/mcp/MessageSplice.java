@@ -49,6 +49,14 @@ public final class MessageSplice {
     return layout == null || layout.lineBreaks() ? null : withId(message, layout, id, DATA_FIELD, EVENT_END);
   }
 
+  static Buffer withId(Buffer message, MessageScanner.Layout layout, Object id) {
+    return withId(message, layout, id, NO_BYTES, NO_BYTES);
+  }
+
+  static Buffer eventWithId(Buffer message, MessageScanner.Layout layout, Object id) {
+    return withId(message, layout, id, DATA_FIELD, EVENT_END);
+  }
+
   private static Buffer withId(Buffer message, MessageScanner.Layout layout, Object id, byte[] head, byte[] tail) {
     byte[] value = json(id);
     Buffer out = Buffer.buffer(

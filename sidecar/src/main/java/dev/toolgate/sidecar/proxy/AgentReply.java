@@ -3,7 +3,6 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
-import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.ToolErrorResult;
 import io.vertx.core.Future;
@@ -24,7 +23,7 @@ final class AgentReply {
   private final Object clientId;
   private final String correlationId;
   private boolean streaming;
-  private JsonObject last;
+  private UpstreamAnswer last;
   private Future<Void> hold;
 
   /** A reply that goes nowhere: for calls the sidecar makes itself (the lookup of a write). */
@@ -70,36 +69,37 @@ final class AgentReply {
    * last event of the agent's stream when one is open.
    */
   void answer(JsonObject message) {
-    answer(message, null);
+    answer(UpstreamAnswer.parsed(message, null));
   }
 
   /**
-   * Sends the final JSON-RPC message, as {@link #answer(JsonObject)} does.
-   *
-   * @param bytes the message as it came from upstream, unchanged since it was parsed: sent with the
-   *     agent's id spliced in, or, where that declines, what its encoding starts as large as; null
-   *     for a message the sidecar wrote or changed
+   * Sends the final JSON-RPC message, as {@link #answer(JsonObject)} does: its bytes with the
+   * agent's id spliced in, or, where that declines, re-encoded.
    */
-  void answer(JsonObject message, Buffer bytes) {
+  void answer(UpstreamAnswer message) {
     last = message;
     if (hold != null && !hold.isComplete()) {
-      hold.onComplete(v -> answer(message, bytes));
+      hold.onComplete(v -> answer(message));
       return;
     }
     if (!open()) {
       return;
     }
-    message.put("id", clientId);
     if (streaming) {
-      Buffer event = bytes == null ? null : MessageSplice.eventWithId(bytes, clientId);
-      res.end(event != null ? event : SseEvent.format(null, null, message.encode()));
+      Buffer event = message.eventWithId(clientId);
+      res.end(event != null ? event : SseEvent.format(null, null, withClientId(message).encode()));
       return;
     }
-    Buffer spliced = bytes == null ? null : MessageSplice.withId(bytes, clientId);
+    Buffer spliced = message.withId(clientId);
+    Buffer bytes = message.bytes();
     res.setStatusCode(200)
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-        .end(spliced != null ? spliced
-            : JsonEncoding.buffer(message, bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
+        .end(spliced != null ? spliced : JsonEncoding.buffer(withClientId(message),
+            bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
+  }
+
+  private JsonObject withClientId(UpstreamAnswer message) {
+    return message.json().put("id", clientId);
   }
 
   /** The final answer, when it comes, waits for {@code f}: what must be done before the agent may act on it. */
@@ -109,7 +109,7 @@ final class AgentReply {
 
   /** The last final message given to the agent (shared with followers of a shared call). */
   JsonObject lastAnswer() {
-    return last;
+    return last == null ? null : withClientId(last);
   }
 
   /** Sends a tool result the sidecar wrote: isError, a sentence, the correlation id, the code. */

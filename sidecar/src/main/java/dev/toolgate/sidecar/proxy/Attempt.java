@@ -40,19 +40,23 @@ final class Attempt {
   /**
    * What an attempt came to.
    *
-   * @param answerMessage the upstream message that carried the answer, as it came; null when there
-   *     is none or it came on another stream
+   * @param answer the upstream's answer; null when there is none
    */
   record Outcome(
       ResultClass result,
       int httpStatus,
-      JsonObject answer,
-      Buffer answerMessage,
+      UpstreamAnswer answer,
       boolean answered,
       boolean ambiguous,
       OptionalLong retryAfterMs,
       TimeoutLayer timeoutLayer,
-      long nanos) {}
+      long nanos) {
+
+    /** The backend's operation id in the answer, or null. */
+    String operationId() {
+      return answer == null ? null : answer.operationId();
+    }
+  }
 
   private final CallServices services;
   private final ToolCallContext call;
@@ -67,7 +71,6 @@ final class Attempt {
   private HttpClientRequest request;
   private long timer = -1;
   private boolean sent;
-  private Buffer answerMessage;
 
   Attempt(
       CallServices services,
@@ -161,7 +164,7 @@ final class Attempt {
     return outcome.future().isComplete();
   }
 
-  private void settle(ResultClass result, int status, JsonObject answer, boolean answered,
+  private void settle(ResultClass result, int status, UpstreamAnswer answer, boolean answered,
       boolean ambiguous, OptionalLong retryAfter, TimeoutLayer layer) {
     if (settled()) {
       return;
@@ -173,8 +176,8 @@ final class Attempt {
     if (answered) {
       services.ids().remove(pending);
     }
-    outcome.complete(new Outcome(result, status, answer, answer == null ? null : answerMessage,
-        answered, ambiguous, retryAfter, layer, System.nanoTime() - startNanos));
+    outcome.complete(new Outcome(result, status, answer, answered, ambiguous, retryAfter, layer,
+        System.nanoTime() - startNanos));
   }
 
   private void onResponse(HttpClientResponse response) {
@@ -204,13 +207,13 @@ final class Attempt {
   private void json(HttpClientResponse response) {
     response.body().onSuccess(body -> {
       if (settled()) {
-        JsonObject late = ownAnswer(body);
+        UpstreamAnswer late = ownAnswer(body);
         if (late != null) {
-          onLate.accept(this, late);
+          onLate.accept(this, late.json());
         }
         return;
       }
-      JsonObject answer = ownAnswer(body);
+      UpstreamAnswer answer = ownAnswer(body);
       if (answer == null && body.length() == 0) {
         // Legacy servers may accept with an empty 200: the answer comes on the agent's stream.
         deferToStream(response.statusCode());
@@ -228,8 +231,8 @@ final class Attempt {
             OptionalLong.empty(), null);
         return;
       }
-      settle(classify(answer), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
-      call.reply().answer(answer, body);
+      settle(answer.resultClass(), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
+      call.reply().answer(answer);
     }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
         OptionalLong.empty(), null));
   }
@@ -241,16 +244,16 @@ final class Attempt {
     }
     call.reply().openStream(response);
     Relay.events(response, call.reply().response(), event -> {
-      JsonObject mine = ownAnswer(event);
+      UpstreamAnswer mine = ownAnswer(event);
       if (mine == null) {
         return settled() ? null : event.raw();
       }
       if (settled()) {
-        onLate.accept(this, mine);
+        onLate.accept(this, mine.json());
         return null;
       }
-      settle(classify(mine), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
-      call.reply().answer(mine, answerMessage);
+      settle(mine.resultClass(), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
+      call.reply().answer(mine);
       return null;
     }, clean -> {
       if (!settled()) {
@@ -261,8 +264,8 @@ final class Attempt {
   }
 
   private void deferToStream(int status) {
-    pending.onStreamAnswer(answer -> settle(classify(answer), status, answer, true, false,
-        OptionalLong.empty(), null));
+    pending.onStreamAnswer(answer -> settle(classify(answer), status, UpstreamAnswer.parsed(answer, null),
+        true, false, OptionalLong.empty(), null));
   }
 
   private void onFailure(Throwable e) {
@@ -320,14 +323,14 @@ final class Attempt {
   private void observeLate(HttpClientResponse response) {
     if (Relay.isEventStream(response)) {
       dev.toolgate.sidecar.mcp.SseParser parser = new dev.toolgate.sidecar.mcp.SseParser(event -> {
-        JsonObject answer = ownAnswer(event);
+        UpstreamAnswer answer = ownAnswer(event);
         if (answer == null) {
           return;
         }
         if (settled()) {
-          onLate.accept(this, answer);
+          onLate.accept(this, answer.json());
         } else {
-          settle(classify(answer), response.statusCode(), answer, true, false,
+          settle(answer.resultClass(), response.statusCode(), answer, true, false,
               OptionalLong.empty(), null);
         }
       });
@@ -341,29 +344,33 @@ final class Attempt {
       });
     } else {
       response.body().onSuccess(body -> {
-        JsonObject late = ownAnswer(body);
+        UpstreamAnswer late = ownAnswer(body);
         if (late != null) {
-          onLate.accept(this, late);
+          onLate.accept(this, late.json());
         }
       });
     }
   }
 
-  private JsonObject ownAnswer(SseEvent event) {
+  private UpstreamAnswer ownAnswer(SseEvent event) {
     if (!event.isMessage() || !event.dataContains(upstreamId)) {
       return null;
     }
     return ownAnswer(event.data());
   }
 
-  private JsonObject ownAnswer(Buffer body) {
+  /** This attempt's answer in {@code body}: read by a scan where one can tell, else parsed. */
+  private UpstreamAnswer ownAnswer(Buffer body) {
+    UpstreamAnswer scanned = UpstreamAnswer.scan(body);
+    if (scanned != null) {
+      return scanned.idIs(upstreamId) ? scanned : null;
+    }
     try {
       JsonObject message = new JsonObject(body);
       if (!JsonRpc.isResponse(message) || !upstreamId.equals(message.getValue("id"))) {
         return null;
       }
-      answerMessage = body;
-      return message;
+      return UpstreamAnswer.parsed(message, body);
     } catch (DecodeException | ClassCastException e) {
       return null;
     }

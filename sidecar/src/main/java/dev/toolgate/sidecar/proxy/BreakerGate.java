@@ -122,9 +122,9 @@ final class BreakerGate {
     }
     if (o.result() == ResultClass.SUCCESS && o.answer() != null && rule.breaker() != null
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
-      if (o.answer().getJsonObject("result") != null) {
-        Buffer message = o.answerMessage() != null ? o.answerMessage()
-            : JsonEncoding.buffer(o.answer(), JsonEncoding.DEFAULT_SIZE_HINT);
+      if (o.answer().hasResult()) {
+        Buffer message = o.answer().bytes() != null ? o.answer().bytes()
+            : JsonEncoding.buffer(o.answer().json(), JsonEncoding.DEFAULT_SIZE_HINT);
         s.lastKnown().remember(lastKnownKey.get(), message, s.clock().instant());
       }
     }

@@ -38,7 +38,7 @@ final class OperationLookup {
 
   private static Found interpret(ToolCallContext context, Attempt attempt, Attempt.Outcome outcome) {
     JsonObject structured = outcome.answer() == null ? null
-        : outcome.answer().getJsonObject("result", new JsonObject()).getJsonObject("structuredContent");
+        : outcome.answer().json().getJsonObject("result", new JsonObject()).getJsonObject("structuredContent");
     if (outcome.result() != ResultClass.SUCCESS || structured == null) {
       return new Found("unknown", null, context, attempt, outcome);
     }

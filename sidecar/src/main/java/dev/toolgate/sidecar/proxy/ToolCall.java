@@ -395,7 +395,7 @@ final class ToolCall {
       if (o.answer() != null && o.result() != ResultClass.CANCELLED) {
         // Bounded and never failing: a store that is slow or down delays the answer, never loses it.
         ctx.reply().holdUntil(s.idempotency().complete(ctx.idempotencyKey(),
-                o.answer().copy().put("id", null).encode(), ToolCallHandler.operationId(o.answer()), s.clock().millis())
+                o.answer().json().copy().put("id", null).encode(), o.operationId(), s.clock().millis())
             .timeout(RECORD_WAIT_MS, TimeUnit.MILLISECONDS).otherwiseEmpty());
       } else if (o.ambiguous()) {
         s.idempotency().markAmbiguous(ctx.idempotencyKey(), null, s.clock().millis());
@@ -403,7 +403,9 @@ final class ToolCall {
         s.idempotency().release(ctx.idempotencyKey());
       }
     }
-    share(o.answer());
+    if (shareKey != null) {
+      share(o.answer() == null ? null : o.answer().json());
+    }
   }
 
   private void failed(Attempt.Outcome o, String why) {
@@ -557,7 +559,7 @@ final class ToolCall {
       s.metrics().call(upstream, toolLabel, o.result().wireName());
       String reasons = admission.admitted() ? null : String.join("; ", admission.reasons());
       event(a.number(), a.upstreamId(), o.result(), o.httpStatus(), o.nanos(), o.timeoutLayer(), "shadow",
-          null, reasons, ToolCallHandler.operationId(o.answer()), would, tool);
+          null, reasons, o.operationId(), would, tool);
     });
     identify();
   }
@@ -588,7 +590,7 @@ final class ToolCall {
 
   private void event(Attempt a, Attempt.Outcome o, String decision, String retryReason, String reason) {
     event(a.number(), a.upstreamId(), o.result(), o.httpStatus(), o.nanos(), o.timeoutLayer(), decision,
-        retryReason, reason, ToolCallHandler.operationId(o.answer()), null, tool);
+        retryReason, reason, o.operationId(), null, tool);
     s.metrics().attempt(upstream, toolLabel, o.result().wireName(), o.nanos());
   }
 

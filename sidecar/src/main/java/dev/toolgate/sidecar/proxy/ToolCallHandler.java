@@ -2,6 +2,7 @@ package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
+import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -71,14 +72,20 @@ final class ToolCallHandler {
     return message == null ? e.getClass().getSimpleName() : message;
   }
 
+  private static final String TASK_ID = "taskId";
+  private static final String OPERATION_ID = "operation_id";
+  private static final String OPERATION_ID_CAMEL = "operationId";
+  /** The keys an operation id is read from: an answer that has none of them holds none. */
+  static final ScannedAnswer.Keys OPERATION_ID_KEYS = ScannedAnswer.keys(TASK_ID, OPERATION_ID, OPERATION_ID_CAMEL);
+
   /** The backend's operation id: a task id (2025-11-25 tasks) or an operation id in the result. */
   static String operationId(JsonObject answer) {
-    JsonObject result = answer == null ? null : answer.getJsonObject("result");
-    if (result == null) {
+    // An error may come with a result that is not an object: none is read from it.
+    if (answer == null || !(answer.getValue("result") instanceof JsonObject result)) {
       return null;
     }
     JsonObject task = result.getValue("task") instanceof JsonObject t ? t : null;
-    if (task != null && task.getValue("taskId") instanceof String id) {
+    if (task != null && task.getValue(TASK_ID) instanceof String id) {
       return id;
     }
     JsonObject structured =
@@ -86,9 +93,9 @@ final class ToolCallHandler {
     if (structured == null) {
       return null;
     }
-    Object id = structured.getValue("operation_id");
+    Object id = structured.getValue(OPERATION_ID);
     if (id == null) {
-      id = structured.getValue("operationId");
+      id = structured.getValue(OPERATION_ID_CAMEL);
     }
     return id instanceof String s ? s : null;
   }

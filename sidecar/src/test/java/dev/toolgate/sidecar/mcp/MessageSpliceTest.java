@@ -119,6 +119,20 @@ class MessageSpliceTest {
   }
 
   @Test
+  void declinesAnEscapeJsonDoesNotHave() {
+    for (String bad : List.of("\\q", "\\x41", "\\u12", "\\u12G4", "\\")) {
+      assertThat(withId("{\"id\":1,\"result\":\"a" + bad + "\"}", 3)).as(bad).isNull();
+    }
+    assertThat(withId("{\"id\":1,\"result\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\uABcd\"}", 3)).isNotNull();
+  }
+
+  @Test
+  void declinesANumberLongerThanJacksonReads() {
+    assertThat(withId("{\"id\":1,\"result\":" + "1".repeat(1001) + "}", 3)).isNull();
+    assertThat(withId("{\"id\":1,\"result\":" + "1".repeat(1000) + "}", 3)).isNotNull();
+  }
+
+  @Test
   void declinesKeysThatCouldBeSpelledTwoWays() {
     assertThat(withId("{\"id\":1,\"result\":{\"a\":1,\"\\u0061\":2}}", 3)).isNull();
     assertThat(withId("{\"id\":1,\"result\":{\"café\":1}}", 3)).isNull();
