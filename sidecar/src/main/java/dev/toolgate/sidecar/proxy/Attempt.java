@@ -376,13 +376,26 @@ final class Attempt {
     }
   }
 
+  /**
+   * The class of a JSON-RPC response. Total: an error that is not an object or has no numeric code,
+   * a result that is not an object, an {@code isError} that is not a boolean are a protocol error,
+   * answered at once, not an exception that would leave the attempt to its timeout.
+   */
   static ResultClass classify(JsonObject answer) {
-    JsonObject error = answer.getJsonObject("error");
+    Object error = answer.getValue("error");
     if (error != null) {
-      return ResultClassifier.ofJsonRpcError(error.getInteger("code", 0));
+      Object code = error instanceof JsonObject e ? e.getValue("code") : null;
+      return ResultClassifier.ofJsonRpcError(code instanceof Number n ? n.intValue() : 0);
     }
-    JsonObject result = answer.getJsonObject("result");
-    return ResultClassifier.ofToolResult(result != null && result.getBoolean("isError", false));
+    Object result = answer.getValue("result");
+    if (result == null) {
+      return ResultClassifier.ofToolResult(false);
+    }
+    Object isError = result instanceof JsonObject r ? r.getValue("isError") : Boolean.FALSE;
+    if (!(result instanceof JsonObject) || (isError != null && !(isError instanceof Boolean))) {
+      return ResultClass.PROTOCOL_ERROR;
+    }
+    return ResultClassifier.ofToolResult(Boolean.TRUE.equals(isError));
   }
 
   /** {@code Retry-After} in seconds (the HTTP-date form is not used by MCP servers). */

@@ -124,4 +124,19 @@ class MessageBytesIT {
     assertThat(result.getBoolean("isError")).isTrue();
     assertThat(f.events.first("lookup").result()).isNotEqualTo("success");
   }
+
+  @Test
+  void answersAMalformedResponseAtOnceAsAProtocolErrorUnderTheAgentsId() throws Exception {
+    for (String malformed : List.of("\"error\":\"boom\"", "\"result\":{\"isError\":\"yes\",\"content\":[]}",
+        "\"result\":\"done\"")) {
+      answer = "{\"jsonrpc\":\"2.0\",\"id\":$ID," + malformed + "}";
+      String tool = "lookup-" + received.size();
+
+      HttpResponse<String> reply = f.send(f.post(UPSTREAM, SidecarFixture.toolCall(9, tool, "{}", null)));
+
+      assertThat(reply.body()).as(malformed).isEqualTo(answer.replace("$ID", "9"));
+      assertThat(f.events.first(tool).result()).as(malformed).isEqualTo("protocol_error");
+      assertThat(f.events.first(tool).decision()).as(malformed).isEqualTo("forwarded");
+    }
+  }
 }
