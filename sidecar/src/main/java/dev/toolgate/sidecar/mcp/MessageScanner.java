@@ -15,8 +15,9 @@ import java.util.Arrays;
  * no layout, and the message is re-encoded (or parsed) instead.
  *
  * <p>Cost: O(length) byte comparisons (strings eight bytes to a step), plus O(k²) key comparisons
- * for an object of k keys; the
- * bytes are copied into a per-thread scratch array, and nothing else is allocated but the layout.
+ * for an object of k keys and one comparison of each key with each noted key; the
+ * bytes are copied into a per-thread scratch array, and nothing else is allocated but the layout
+ * and, for an answer, its parts.
  * Not reentrant within a thread (nothing it calls scans again).
  */
 final class MessageScanner {
@@ -228,12 +229,12 @@ final class MessageScanner {
 
   /** At the value of the key {@code [start, end)} of an object of the given depth and role. */
   private boolean member(int depth, boolean withParams, int role, int start, int end) {
-    int at = pos;
+    int valueStart = pos;
     if (depth == 1 && is(start, end, ID)) {
       if (at('{') || at('[')) {
         return false;
       }
-      idStart = at;
+      idStart = valueStart;
       boolean scanned = value(depth + 1);
       idEnd = pos;
       return scanned;
@@ -242,27 +243,27 @@ final class MessageScanner {
       if (!at('{')) {
         return false;
       }
-      paramsBody = at + 1;
+      paramsBody = valueStart + 1;
       paramsEmpty = true;
       return object(depth + 1, false, PARAMS_OBJECT);
     }
     if (depth == 1 && !withParams) {
       if (is(start, end, RESULT)) {
-        result = at;
+        result = valueStart;
         return at('{') ? object(depth + 1, false, RESULT_OBJECT) : value(depth + 1);
       }
       if (is(start, end, ERROR)) {
-        error = at;
+        error = valueStart;
         return at('{') ? object(depth + 1, false, ERROR_OBJECT) : value(depth + 1);
       }
       method |= is(start, end, METHOD);
     }
     boolean scanned = value(depth + 1);
     if (role == RESULT_OBJECT && is(start, end, IS_ERROR)) {
-      isErrorStart = at;
+      isErrorStart = valueStart;
       isErrorEnd = pos;
     } else if (role == ERROR_OBJECT && is(start, end, CODE)) {
-      codeStart = at;
+      codeStart = valueStart;
       codeEnd = pos;
     }
     return scanned;
