@@ -23,7 +23,7 @@ final class AgentReply {
   private final Object clientId;
   private final String correlationId;
   private boolean streaming;
-  private UpstreamAnswer last;
+  private AnswerMessage last;
   private Future<Void> hold;
 
   /** A reply that goes nowhere: for calls the sidecar makes itself (the lookup of a write). */
@@ -69,14 +69,14 @@ final class AgentReply {
    * last event of the agent's stream when one is open.
    */
   void answer(JsonObject message) {
-    answer(UpstreamAnswer.parsed(message, null));
+    answer(AnswerMessage.parsed(message, null));
   }
 
   /**
    * Sends the final JSON-RPC message, as {@link #answer(JsonObject)} does: its bytes with the
    * agent's id spliced in, or, where that declines, re-encoded.
    */
-  void answer(UpstreamAnswer message) {
+  void answer(AnswerMessage message) {
     last = message;
     if (hold != null && !hold.isComplete()) {
       hold.onComplete(v -> answer(message));
@@ -98,7 +98,7 @@ final class AgentReply {
             bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
   }
 
-  private JsonObject withClientId(UpstreamAnswer message) {
+  private JsonObject withClientId(AnswerMessage message) {
     return message.json().put("id", clientId);
   }
 

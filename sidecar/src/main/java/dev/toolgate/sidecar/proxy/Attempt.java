@@ -45,7 +45,7 @@ final class Attempt {
   record Outcome(
       ResultClass result,
       int httpStatus,
-      UpstreamAnswer answer,
+      AnswerMessage answer,
       boolean answered,
       boolean ambiguous,
       OptionalLong retryAfterMs,
@@ -164,7 +164,7 @@ final class Attempt {
     return outcome.future().isComplete();
   }
 
-  private void settle(ResultClass result, int status, UpstreamAnswer answer, boolean answered,
+  private void settle(ResultClass result, int status, AnswerMessage answer, boolean answered,
       boolean ambiguous, OptionalLong retryAfter, TimeoutLayer layer) {
     if (settled()) {
       return;
@@ -207,13 +207,13 @@ final class Attempt {
   private void json(HttpClientResponse response) {
     response.body().onSuccess(body -> {
       if (settled()) {
-        UpstreamAnswer late = ownAnswer(body);
+        AnswerMessage late = ownAnswer(body);
         if (late != null) {
           onLate.accept(this, late.json());
         }
         return;
       }
-      UpstreamAnswer answer = ownAnswer(body);
+      AnswerMessage answer = ownAnswer(body);
       if (answer == null && body.length() == 0) {
         // Legacy servers may accept with an empty 200: the answer comes on the agent's stream.
         deferToStream(response.statusCode());
@@ -244,7 +244,7 @@ final class Attempt {
     }
     call.reply().openStream(response);
     Relay.events(response, call.reply().response(), event -> {
-      UpstreamAnswer mine = ownAnswer(event);
+      AnswerMessage mine = ownAnswer(event);
       if (mine == null) {
         return settled() ? null : event.raw();
       }
@@ -264,7 +264,7 @@ final class Attempt {
   }
 
   private void deferToStream(int status) {
-    pending.onStreamAnswer(answer -> settle(classify(answer), status, UpstreamAnswer.parsed(answer, null),
+    pending.onStreamAnswer(answer -> settle(classify(answer), status, AnswerMessage.parsed(answer, null),
         true, false, OptionalLong.empty(), null));
   }
 
@@ -323,7 +323,7 @@ final class Attempt {
   private void observeLate(HttpClientResponse response) {
     if (Relay.isEventStream(response)) {
       dev.toolgate.sidecar.mcp.SseParser parser = new dev.toolgate.sidecar.mcp.SseParser(event -> {
-        UpstreamAnswer answer = ownAnswer(event);
+        AnswerMessage answer = ownAnswer(event);
         if (answer == null) {
           return;
         }
@@ -344,7 +344,7 @@ final class Attempt {
       });
     } else {
       response.body().onSuccess(body -> {
-        UpstreamAnswer late = ownAnswer(body);
+        AnswerMessage late = ownAnswer(body);
         if (late != null) {
           onLate.accept(this, late.json());
         }
@@ -352,7 +352,7 @@ final class Attempt {
     }
   }
 
-  private UpstreamAnswer ownAnswer(SseEvent event) {
+  private AnswerMessage ownAnswer(SseEvent event) {
     if (!event.isMessage() || !event.dataContains(upstreamId)) {
       return null;
     }
@@ -360,8 +360,8 @@ final class Attempt {
   }
 
   /** This attempt's answer in {@code body}: read by a scan where one can tell, else parsed. */
-  private UpstreamAnswer ownAnswer(Buffer body) {
-    UpstreamAnswer scanned = UpstreamAnswer.scan(body);
+  private AnswerMessage ownAnswer(Buffer body) {
+    AnswerMessage scanned = AnswerMessage.scan(body);
     if (scanned != null) {
       return scanned.idIs(upstreamId) ? scanned : null;
     }
@@ -370,7 +370,7 @@ final class Attempt {
       if (!JsonRpc.isResponse(message) || !upstreamId.equals(message.getValue("id"))) {
         return null;
       }
-      return UpstreamAnswer.parsed(message, body);
+      return AnswerMessage.parsed(message, body);
     } catch (DecodeException | ClassCastException e) {
       return null;
     }

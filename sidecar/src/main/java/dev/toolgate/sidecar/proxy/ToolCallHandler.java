@@ -22,6 +22,12 @@ final class ToolCallHandler {
   /** Every upstream id the sidecar makes starts with this, so stream rewriting can skip the rest. */
   static final String ID_PREFIX = "tg-";
 
+  private static final String TASK_ID = "taskId";
+  private static final String OPERATION_ID = "operation_id";
+  private static final String OPERATION_ID_CAMEL = "operationId";
+  /** The keys an operation id is read from: an answer that has none of them holds none. */
+  static final ScannedAnswer.Keys OPERATION_ID_KEYS = ScannedAnswer.keys(TASK_ID, OPERATION_ID, OPERATION_ID_CAMEL);
+
   private final CallServices services;
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();
@@ -71,12 +77,6 @@ final class ToolCallHandler {
     String message = e.getMessage();
     return message == null ? e.getClass().getSimpleName() : message;
   }
-
-  private static final String TASK_ID = "taskId";
-  private static final String OPERATION_ID = "operation_id";
-  private static final String OPERATION_ID_CAMEL = "operationId";
-  /** The keys an operation id is read from: an answer that has none of them holds none. */
-  static final ScannedAnswer.Keys OPERATION_ID_KEYS = ScannedAnswer.keys(TASK_ID, OPERATION_ID, OPERATION_ID_CAMEL);
 
   /** The backend's operation id: a task id (2025-11-25 tasks) or an operation id in the result. */
   static String operationId(JsonObject answer) {

@@ -8,36 +8,37 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
- * An attempt's answer from upstream. Where a scan can read it ({@link ScannedAnswer}), the answer
- * is classified and passed on from its bytes, and parsed into a {@code JsonObject} only when
- * something asks for the parsed form: a write's idempotency record, a shared call's followers, an
- * operation id the answer may hold. A read's answer then reaches the agent without being parsed.
- * Confined to the call's event loop.
+ * A tool call's final JSON-RPC answer: an upstream's, as its bytes, or one the sidecar wrote, parsed.
+ * Where a scan can read an upstream's answer ({@link ScannedAnswer}), it is classified and passed
+ * on from its bytes, and parsed into a {@code JsonObject} only when something asks for the parsed
+ * form: a write's idempotency record, a shared call's followers, an operation id the answer may
+ * hold. A read's answer then reaches the agent without being parsed. Confined to the call's event
+ * loop.
  */
-final class UpstreamAnswer {
+final class AnswerMessage {
 
   private final Buffer bytes;
   private final ScannedAnswer scanned;
   private JsonObject json;
 
-  private UpstreamAnswer(Buffer bytes, ScannedAnswer scanned, JsonObject json) {
+  private AnswerMessage(Buffer bytes, ScannedAnswer scanned, JsonObject json) {
     this.bytes = bytes;
     this.scanned = scanned;
     this.json = json;
   }
 
-  /** The answer in {@code bytes} read by a scan, or null where it must be parsed instead. */
-  static UpstreamAnswer scan(Buffer bytes) {
+  /** An upstream's answer in {@code bytes} read by a scan, or null where it must be parsed instead. */
+  static AnswerMessage scan(Buffer bytes) {
     ScannedAnswer scanned = ScannedAnswer.of(bytes, ToolCallHandler.OPERATION_ID_KEYS);
-    return scanned == null ? null : new UpstreamAnswer(bytes, scanned, null);
+    return scanned == null ? null : new AnswerMessage(bytes, scanned, null);
   }
 
   /**
    * @param bytes the message as it came, unchanged since it was parsed; null for a message the
    *     sidecar wrote or changed, or one met on another stream
    */
-  static UpstreamAnswer parsed(JsonObject json, Buffer bytes) {
-    return new UpstreamAnswer(bytes, null, json);
+  static AnswerMessage parsed(JsonObject json, Buffer bytes) {
+    return new AnswerMessage(bytes, null, json);
   }
 
   /** Whether a scanned answer's id is {@code id} (plain ASCII). */

@@ -15,7 +15,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
-class UpstreamAnswerTest {
+class AnswerMessageTest {
 
   private static final String ID = "tg-1a2b3c-7-a1";
 
@@ -26,7 +26,7 @@ class UpstreamAnswerTest {
         "{\"id\":\"" + ID + "\",\"result\":{\"isError\":true}}",
         "{\"id\":\"" + ID + "\",\"error\":{\"code\":-32602,\"message\":\"bad arguments\"}}",
         "{\"id\":\"" + ID + "\",\"error\":{\"code\":-32603,\"message\":\"internal\"}}")) {
-      UpstreamAnswer scanned = UpstreamAnswer.scan(Buffer.buffer(message));
+      AnswerMessage scanned = AnswerMessage.scan(Buffer.buffer(message));
 
       assertThat(scanned.resultClass()).as(message).isEqualTo(Attempt.classify(new JsonObject(message)));
     }
@@ -49,7 +49,7 @@ class UpstreamAnswerTest {
   @Test
   void findsNoOperationIdWhereNoKeyCouldHoldOneAndParsesOnce() {
     Buffer bytes = Buffer.buffer("{\"id\":\"" + ID + "\",\"result\":{\"structuredContent\":{\"job_id\":\"j\"}}}");
-    UpstreamAnswer answer = UpstreamAnswer.scan(bytes);
+    AnswerMessage answer = AnswerMessage.scan(bytes);
 
     assertThat(answer.operationId()).isNull();
     assertThat(answer.resultClass()).isEqualTo(ResultClass.SUCCESS);
@@ -61,7 +61,7 @@ class UpstreamAnswerTest {
   void findsTheOperationIdOfAScannedAnswer() {
     String message = "{\"id\":\"" + ID + "\",\"result\":{\"structuredContent\":{\"operation_id\":\"op-9\"}}}";
 
-    assertThat(UpstreamAnswer.scan(Buffer.buffer(message)).operationId()).isEqualTo("op-9");
+    assertThat(AnswerMessage.scan(Buffer.buffer(message)).operationId()).isEqualTo("op-9");
   }
 
   /**
@@ -75,7 +75,7 @@ class UpstreamAnswerTest {
     String text = answer(random);
     Buffer bytes = Buffer.buffer(text);
 
-    UpstreamAnswer answer = UpstreamAnswer.scan(bytes);
+    AnswerMessage answer = AnswerMessage.scan(bytes);
     JsonObject parsed;
     try {
       parsed = new JsonObject(bytes);
