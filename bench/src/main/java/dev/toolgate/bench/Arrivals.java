@@ -12,8 +12,19 @@ import java.util.SplittableRandom;
  * target's n-th slice meets the same one.
  */
 enum Arrivals {
-  UNIFORM,
-  POISSON;
+  UNIFORM("evenly"),
+  POISSON("by exponential gaps");
+
+  private final String spacing;
+
+  Arrivals(String spacing) {
+    this.spacing = spacing;
+  }
+
+  /** How the calls are spaced, as the run's header says it: {@code evenly (uniform)}. */
+  String describe() {
+    return spacing + " (" + wireName() + ")";
+  }
 
   /** The calls' due times in nanoseconds from the slice's start, ascending: {@code rate * seconds} of them. */
   long[] dueNanos(int rate, int seconds, long seed) {

@@ -441,7 +441,7 @@ public final class LoadBench {
         + " calls spaced %s; the generator's timers on %s%n",
         Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.answers().toUpperCase(Locale.ROOT), o.sessions(),
         o.warmup(), o.settle(), o.seconds(),
-        o.arrivals() == Arrivals.POISSON ? "by exponential gaps (poisson)" : "evenly (uniform)",
+        o.arrivals().describe(),
         vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)");
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get

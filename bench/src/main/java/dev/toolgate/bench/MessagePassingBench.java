@@ -3,6 +3,7 @@ package dev.toolgate.bench;
 import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.MessageSplice;
+import dev.toolgate.sidecar.mcp.OperationId;
 import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.SseParser;
@@ -21,7 +22,6 @@ public class MessagePassingBench extends JmhSettings {
 
   private static final String NOTE = "x".repeat(1000);
   private static final String UPSTREAM_ID = "tg-1a2b3c-2f-a1";
-  private static final ScannedAnswer.Keys OPERATION_ID_KEYS = ScannedAnswer.keys("taskId", "operation_id", "operationId");
 
   private final Buffer request = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
       + "{\"name\":\"get_deployment_job\",\"arguments\":{\"job_id\":\"j1\",\"note\":\"" + NOTE + "\"}}}");
@@ -79,7 +79,7 @@ public class MessagePassingBench extends JmhSettings {
    */
   @Benchmark
   public Buffer answerReadScanned() {
-    ScannedAnswer scanned = ScannedAnswer.of(answer, OPERATION_ID_KEYS);
+    ScannedAnswer scanned = ScannedAnswer.of(answer, OperationId.KEYS);
     if (scanned == null || !scanned.idIs(UPSTREAM_ID)) {
       return null;
     }

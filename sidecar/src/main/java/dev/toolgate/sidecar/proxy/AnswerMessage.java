@@ -3,6 +3,7 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.outcome.ResultClass;
 import dev.toolgate.policy.outcome.ResultClassifier;
 import dev.toolgate.sidecar.mcp.MessageSplice;
+import dev.toolgate.sidecar.mcp.OperationId;
 import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +30,7 @@ final class AnswerMessage {
 
   /** An upstream's answer in {@code bytes} read by a scan, or null where it must be parsed instead. */
   static AnswerMessage scan(Buffer bytes) {
-    ScannedAnswer scanned = ScannedAnswer.of(bytes, ToolCallHandler.OPERATION_ID_KEYS);
+    ScannedAnswer scanned = ScannedAnswer.of(bytes, OperationId.KEYS);
     return scanned == null ? null : new AnswerMessage(bytes, scanned, null);
   }
 
@@ -76,14 +77,14 @@ final class AnswerMessage {
   }
 
   /**
-   * The backend's operation id ({@link ToolCallHandler#operationId}). A scanned answer is parsed for
-   * it only when its scan noted one of {@link ToolCallHandler#OPERATION_ID_KEYS}.
+   * The backend's operation id ({@link OperationId}). A scanned answer is parsed for it only when
+   * its scan noted one of {@link OperationId#KEYS}.
    */
   String operationId() {
     if (scanned != null && !scanned.hasNotedKey()) {
       return null;
     }
-    return ToolCallHandler.operationId(json());
+    return OperationId.of(json());
   }
 
   /** The message with the agent's id spliced in; null when it must be re-encoded instead. */

@@ -27,6 +27,7 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.IsoInstant;
 import dev.toolgate.sidecar.mcp.McpHeaders;
+import dev.toolgate.sidecar.mcp.OperationId;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
@@ -486,7 +487,7 @@ final class ToolCall {
 
   private void late(Attempt a, JsonObject answer) {
     ResultClass result = Attempt.classify(answer);
-    String operationId = ToolCallHandler.operationId(answer);
+    String operationId = OperationId.of(answer);
     if (ctx.idempotencyKey() != null && operationId != null) {
       s.idempotency().markAmbiguous(ctx.idempotencyKey(), operationId, s.clock().millis());
     }

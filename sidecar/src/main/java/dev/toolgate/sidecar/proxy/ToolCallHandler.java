@@ -2,7 +2,6 @@ package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
-import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -21,12 +20,6 @@ final class ToolCallHandler {
 
   /** Every upstream id the sidecar makes starts with this, so stream rewriting can skip the rest. */
   static final String ID_PREFIX = "tg-";
-
-  private static final String TASK_ID = "taskId";
-  private static final String OPERATION_ID = "operation_id";
-  private static final String OPERATION_ID_CAMEL = "operationId";
-  /** The keys an operation id is read from: an answer that has none of them holds none. */
-  static final ScannedAnswer.Keys OPERATION_ID_KEYS = ScannedAnswer.keys(TASK_ID, OPERATION_ID, OPERATION_ID_CAMEL);
 
   private final CallServices services;
   private final String instance;
@@ -76,27 +69,5 @@ final class ToolCallHandler {
     }
     String message = e.getMessage();
     return message == null ? e.getClass().getSimpleName() : message;
-  }
-
-  /** The backend's operation id: a task id (2025-11-25 tasks) or an operation id in the result. */
-  static String operationId(JsonObject answer) {
-    // An error may come with a result that is not an object: none is read from it.
-    if (answer == null || !(answer.getValue("result") instanceof JsonObject result)) {
-      return null;
-    }
-    JsonObject task = result.getValue("task") instanceof JsonObject t ? t : null;
-    if (task != null && task.getValue(TASK_ID) instanceof String id) {
-      return id;
-    }
-    JsonObject structured =
-        result.getValue("structuredContent") instanceof JsonObject s ? s : null;
-    if (structured == null) {
-      return null;
-    }
-    Object id = structured.getValue(OPERATION_ID);
-    if (id == null) {
-      id = structured.getValue(OPERATION_ID_CAMEL);
-    }
-    return id instanceof String s ? s : null;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.policy.outcome.ResultClass;
 import dev.toolgate.sidecar.mcp.JsonRpc;
+import dev.toolgate.sidecar.mcp.OperationId;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -92,7 +93,7 @@ class AnswerMessageTest {
     for (String id : List.of(ID, "tg-1a2b3c-7-a2", "1")) {
       assertThat(answer.idIs(id)).as(text + " is " + id).isEqualTo(id.equals(parsed.getValue("id")));
     }
-    assertThat(answer.operationId()).as(text).isEqualTo(ToolCallHandler.operationId(parsed));
+    assertThat(answer.operationId()).as(text).isEqualTo(OperationId.of(parsed));
   }
 
   private static String answer(Random random) {
