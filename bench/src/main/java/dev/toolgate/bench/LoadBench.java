@@ -513,10 +513,11 @@ public final class LoadBench {
     }
     OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"
-        + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores)%n"
-        + "%-22s %10s %10s %10s %10s %8s%n",
+        + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores;"
+        + " peak: the most the target has held resident since its start, warm-up and saturation included)%n"
+        + "%-22s %10s %10s %10s %10s %8s %9s%n",
         o.inFlight(), o.seconds(),
-        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine");
+        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "peak MiB");
     Map<String, Double> saturation = new LinkedHashMap<>();
     slowCalls.phase("settle saturation");
     inTurns(generators, o.settle(), (t, g) -> g.saturate(o.inFlight(), 1));
@@ -532,13 +533,17 @@ public final class LoadBench {
     for (Map.Entry<Target, LoadGenerator.Result> e : saturated.entrySet()) {
       LoadGenerator.Result r = e.getValue();
       CpuShares cpu = shares.get(e.getKey());
+      LocalProcess process = e.getKey().process();
+      double peakMib = process == null ? Double.NaN : process.peakResidentMib();
       saturation.put(e.getKey().name(), r.throughput());
       goals.saturation(e.getKey().name(), r.throughput());
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s%n", e.getKey().name(), r.throughput(),
+      goals.peak(e.getKey().name(), peakMib);
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %9s%n", e.getKey().name(), r.throughput(),
           cell(saturation.containsKey(NGINX), "%.2f", r.throughput() / saturation.getOrDefault(NGINX, 1.0)),
           ms(r.latencyMicros(), 99),
-          cell(e.getKey().process() != null, "%.2f", cpu.busiestThread()),
-          cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()));
+          cell(process != null, "%.2f", cpu.busiestThread()),
+          cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()),
+          cell(process != null, "%.1f", peakMib));
     }
     if (o.firstCalls() > 0) {
       firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls(), o.arrivals());

@@ -100,10 +100,41 @@ class GoalsTest {
   }
 
   @Test
+  void missesTheResidentGoalWhenThePeakSinceStartIsOverItThoughEverySliceWasUnder() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "full policy", 0.1, 1, 1, 122.5);
+    r.peak("full policy", 134.2);
+    r.peak("pass-through", 118);
+    r.peak("vertx relay", 150);
+
+    Verdict resident = verdict(Goals.judge(r), "resident");
+
+    assertThat(resident.status()).isEqualTo(Status.MISSED);
+    assertThat(resident.reading()).isEqualTo("122.5 MiB, the largest of pass-through and the full policy at any rate;"
+        + " peak 134.2 MiB since start, warm-up and saturation included");
+  }
+
+  @Test
+  void meetsTheResidentGoalWhenThePeakIsUnderItToo() {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "pass-through", 0.1, 1, 1, 115);
+    r.rate(1000, "full policy", 0.1, 1, 1, 122.5);
+    r.peak("pass-through", 119.0);
+    r.peak("full policy", 127.9);
+    r.peak("full policy (base)", 140);
+
+    Verdict resident = verdict(Goals.judge(r), "resident");
+
+    assertThat(resident.status()).isEqualTo(Status.MET);
+    assertThat(resident.reading()).endsWith("; peak 127.9 MiB since start, warm-up and saturation included");
+  }
+
+  @Test
   void leavesAComparedBuildsRowsOut() {
     Goals.Readings r = new Goals.Readings();
     r.rate(1000, "full policy (base)", 0.9, 5.0, 5.0, 160);
     r.saturation("full policy (base)", 100);
+    r.peak("full policy (base)", 160);
     r.oneAtATime("pass-through (base)", 0.5);
 
     List<Verdict> verdicts = Goals.judge(r);

@@ -190,6 +190,15 @@ public final class LocalProcess implements AutoCloseable {
   }
 
   /**
+   * The most resident memory the process has held since it started, in MiB (the kernel's VmHWM,
+   * with its children's): a peak between two readings of {@link #residentMib()}, such as a JIT
+   * compile's arenas, shows here and not there.
+   */
+  public double peakResidentMib() {
+    return statusKib("VmHWM:") / 1024.0;
+  }
+
+  /**
    * The anonymous part of {@link #residentMib()}: memory private to the process (heap, stacks,
    * written pages), as opposed to pages of files that every process mapping them shares.
    */
