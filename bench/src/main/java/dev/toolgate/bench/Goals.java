@@ -17,8 +17,8 @@ import java.util.Locale;
  * <p>Three goals are judged strictly where they have two readings: the p99 on the pooled and the
  * per-slice median, pass-through's ratio to nginx at the fixed rate and one call at a time, the
  * resident set as read at the end of each slice and at its peak since start (a JIT compile's
- * arenas come and go between two slices' readings). A
- * ratio to an nginx delta at or below zero is not a reading (the run did not resolve nginx's cost).
+ * arenas come and go between two slices' readings). A ratio to an nginx delta at or below zero is
+ * not a reading (the run did not resolve nginx's cost).
  */
 final class Goals {
 
