@@ -63,8 +63,8 @@ final class Goals {
 
     /** A target's row at a fixed rate: deltas over direct in ms, its resident set in MiB (NaN if none). */
     void rate(int rate, String target, double addedP50, double addedP99, double sliceAddedP99, double residentMib) {
-      if (target.equals(FULL_POLICY) || target.equals(PASS_THROUGH)) {
-        this.residentMib = Double.isNaN(this.residentMib) ? residentMib : Math.max(this.residentMib, residentMib);
+      if (isSidecar(target)) {
+        this.residentMib = largest(this.residentMib, residentMib);
       }
       if (rate != RATE) {
         return;
@@ -104,9 +104,19 @@ final class Goals {
      * NaN if it is not a process of its own.
      */
     void peak(String target, double mib) {
-      if ((target.equals(FULL_POLICY) || target.equals(PASS_THROUGH)) && !Double.isNaN(mib)) {
-        peakResidentMib = Double.isNaN(peakResidentMib) ? mib : Math.max(peakResidentMib, mib);
+      if (isSidecar(target)) {
+        peakResidentMib = largest(peakResidentMib, mib);
       }
+    }
+
+    /** This checkout's sidecar targets, whose memory the goal is judged on. */
+    private static boolean isSidecar(String target) {
+      return target.equals(FULL_POLICY) || target.equals(PASS_THROUGH);
+    }
+
+    /** The larger of two readings in MiB, either of which may be NaN (none yet, or none to read). */
+    private static double largest(double sofar, double reading) {
+      return Double.isNaN(reading) ? sofar : Double.isNaN(sofar) ? reading : Math.max(sofar, reading);
     }
 
     /** This checkout's median time to ready with its class-data archive, as the image starts. */

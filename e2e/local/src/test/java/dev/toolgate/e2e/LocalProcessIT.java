@@ -36,7 +36,7 @@ class LocalProcessIT {
     }
   }
 
-  /** Writes every page of PEAK_MIB of native memory, frees it, says so, then waits to be stopped. */
+  /** Writes every page of PEAK_MIB of native memory, frees it, says so, then blocks on its stdin until it is stopped. */
   public static final class TouchAndFree {
     public static void main(String[] args) throws Exception {
       Field field = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
@@ -51,7 +51,9 @@ class LocalProcessIT {
       unsafe.freeMemory(address);
       System.out.println("freed");
       System.out.flush();
-      Thread.sleep(60_000);
+      while (System.in.read() >= 0) {
+        // Nothing is sent on stdin: the read blocks until the test stops this process.
+      }
     }
   }
 }
