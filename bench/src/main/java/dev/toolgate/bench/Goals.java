@@ -1,5 +1,6 @@
 package dev.toolgate.bench;
 
+import static dev.toolgate.bench.LoadBench.CONTROL;
 import static dev.toolgate.bench.LoadBench.FULL_POLICY;
 import static dev.toolgate.bench.LoadBench.NGINX;
 import static dev.toolgate.bench.LoadBench.PASS_THROUGH;
@@ -19,6 +20,12 @@ import java.util.Locale;
  * resident set as read at the end of each slice and at its peak since start (a JIT compile's
  * arenas come and go between two slices' readings). A ratio to an nginx delta at or below zero is
  * not a reading (the run did not resolve nginx's cost).
+ *
+ * <p>Where the run loaded direct twice ({@code control}), the p99 goal is judged against the
+ * machine's own noise: a second copy of direct differs from the first by what the machine alone
+ * puts between two identical targets, and a reading closer to the goal than that difference, on
+ * either side, is not resolved. A machine that stalls for tens of milliseconds (direct's own p99 far
+ * above its p50) reads the goal so rather than as met or missed by chance.
  */
 final class Goals {
 
@@ -34,6 +41,7 @@ final class Goals {
   enum Status {
     MET("met"),
     MISSED("MISSED"),
+    NOT_RESOLVED("not resolved"),
     NOT_MEASURED("not measured");
 
     final String text;
@@ -51,6 +59,8 @@ final class Goals {
     private double fullAddedP50 = Double.NaN;
     private double fullAddedP99 = Double.NaN;
     private double fullSliceAddedP99 = Double.NaN;
+    private double controlAddedP99 = Double.NaN;
+    private double controlSliceAddedP99 = Double.NaN;
     private double passThroughAddedP50 = Double.NaN;
     private double nginxAddedP50 = Double.NaN;
     private double passThroughOneAtATime = Double.NaN;
@@ -74,6 +84,10 @@ final class Goals {
           fullAddedP50 = addedP50;
           fullAddedP99 = addedP99;
           fullSliceAddedP99 = sliceAddedP99;
+        }
+        case CONTROL -> {
+          controlAddedP99 = addedP99;
+          controlSliceAddedP99 = sliceAddedP99;
         }
         case PASS_THROUGH -> passThroughAddedP50 = addedP50;
         case NGINX -> nginxAddedP50 = addedP50;
@@ -133,10 +147,7 @@ final class Goals {
     verdicts.add(Double.isNaN(r.fullAddedP50)
         ? new Verdict(goalP50(), Status.NOT_MEASURED, atRate)
         : new Verdict(goalP50(), status(r.fullAddedP50 <= ADDED_P50_MS), format("%+.3f ms", r.fullAddedP50)));
-    verdicts.add(Double.isNaN(r.fullAddedP99)
-        ? new Verdict(goalP99(), Status.NOT_MEASURED, atRate)
-        : new Verdict(goalP99(), status(r.fullAddedP99 <= ADDED_P99_MS && !(r.fullSliceAddedP99 > ADDED_P99_MS)),
-            format("%+.3f ms pooled, %+.3f per-slice median", r.fullAddedP99, r.fullSliceAddedP99)));
+    verdicts.add(Double.isNaN(r.fullAddedP99) ? new Verdict(goalP99(), Status.NOT_MEASURED, atRate) : p99(r));
     verdicts.add(passThrough(r));
     String goal = format("saturation >= %.1f of nginx's (full policy)", SATURATION_OF_NGINX);
     verdicts.add(Double.isNaN(r.fullSaturation) || !(r.nginxSaturation > 0)
@@ -160,6 +171,27 @@ final class Goals {
     verdicts.add(new Verdict("admission <= 5 us (JMH)", Status.NOT_MEASURED,
         "a JMH benchmark, not this run: AdmissionBench (bench/README.md)"));
     return verdicts;
+  }
+
+  /**
+   * The full policy's p99 over direct, pooled and per-slice median; with a control row, each reading
+   * set against the control's own (its absolute value, the machine's noise): missed if either is
+   * over the goal by more than that, met if both are under it by more than that, else not resolved.
+   */
+  private static Verdict p99(Readings r) {
+    String reading = format("%+.3f ms pooled, %+.3f per-slice median", r.fullAddedP99, r.fullSliceAddedP99);
+    if (Double.isNaN(r.controlAddedP99)) {
+      return new Verdict(goalP99(), status(r.fullAddedP99 <= ADDED_P99_MS && !(r.fullSliceAddedP99 > ADDED_P99_MS)),
+          reading);
+    }
+    double pooledNoise = Math.abs(r.controlAddedP99);
+    double sliceNoise = Double.isNaN(r.controlSliceAddedP99) ? 0 : Math.abs(r.controlSliceAddedP99);
+    boolean missed = r.fullAddedP99 > ADDED_P99_MS + pooledNoise || r.fullSliceAddedP99 > ADDED_P99_MS + sliceNoise;
+    boolean met = r.fullAddedP99 <= ADDED_P99_MS - pooledNoise
+        && !(r.fullSliceAddedP99 > ADDED_P99_MS - sliceNoise);
+    reading += format("; direct against itself %+.3f / %+.3f", r.controlAddedP99, r.controlSliceAddedP99);
+    return new Verdict(goalP99(), missed ? Status.MISSED : met ? Status.MET : Status.NOT_RESOLVED,
+        missed || met ? reading : reading + ": within the machine's noise of the goal");
   }
 
   /** Pass-through's p50 over direct and nginx's, both read where {@code where} says. */

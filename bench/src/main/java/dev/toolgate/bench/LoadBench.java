@@ -58,6 +58,8 @@ public final class LoadBench {
   private static final int FIRST_CALLS_PER_SECOND = 50;
   /** The rows of nginx, pass-through and the full policy (a compared build's add a suffix): the goals read them by name. */
   static final String NGINX = "nginx";
+  /** Direct loaded a second time: the machine's noise between two identical targets. */
+  static final String CONTROL = "direct (control)";
   static final String PASS_THROUGH = "pass-through";
   static final String FULL_POLICY = "full policy";
 
@@ -220,16 +222,26 @@ public final class LoadBench {
       System.exit(2);
       return;
     }
-    LoadBench bench = new LoadBench(root, options.warmupCalls(), profiler);
-    // Ctrl-C or a SIGTERM ends the JVM without the finally below: the hook stops the children then.
-    Runtime.getRuntime().addShutdownHook(new Thread(bench::stopAll, "stop-children"));
+    WorkLock lock;
     try {
-      bench.run(options);
-    } finally {
-      bench.stopAll();
+      lock = WorkLock.acquire(root.resolve(WORK));
+    } catch (IllegalStateException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+      return;
     }
-    if (profiler != null) {
-      bench.printFlameGraphs(profiler);
+    try (lock) {
+      LoadBench bench = new LoadBench(root, options.warmupCalls(), profiler);
+      // Ctrl-C or a SIGTERM ends the JVM without the finally below: the hook stops the children then.
+      Runtime.getRuntime().addShutdownHook(new Thread(bench::stopAll, "stop-children"));
+      try {
+        bench.run(options);
+      } finally {
+        bench.stopAll();
+      }
+      if (profiler != null) {
+        bench.printFlameGraphs(profiler);
+      }
     }
     System.exit(0);
   }
@@ -396,7 +408,7 @@ public final class LoadBench {
     if (o.targets().contains("control")) {
       // The same path as direct, loaded as one more target: its deltas are what the machine alone
       // puts between two identical targets, the resolution of every other row's.
-      targets.add(new Target("direct (control)", backendUrl + "/mcp", null));
+      targets.add(new Target(CONTROL, backendUrl + "/mcp", null));
     }
     if (o.targets().contains("nginx")) {
       targets.add(startNginx(backendPort));

@@ -68,11 +68,11 @@ record LoadBenchOptions(
               + " as from independent agents, some close enough to queue (every target's n-th slice meets"
               + " the same seeded schedule)"),
       new Option("--starts", "N", "5", Kind.POSITIVE, "sidecar starts timed for time-to-ready"),
-      new Option("--targets", "LIST", "direct,nginx,vertx-relay,pass-through,full", Kind.TARGETS,
+      new Option("--targets", "LIST", "direct,control,nginx,vertx-relay,pass-through,full", Kind.TARGETS,
           "which of " + String.join(",", TARGETS) + " to load; direct is the baseline of the deltas and"
               + " always runs; vertx-relay is Vert.x relaying bytes on the sidecar's JVM flags, the"
               + " framework's floor; full-local is the full policy on local state, no Hazelcast; control is"
-              + " direct again, whose deltas show the machine's own noise"),
+              + " direct again, whose deltas show the machine's own noise (the p99 goal's resolution)"),
       new Option("--sessions", "N", "1", Kind.POSITIVE,
           "MCP sessions per target, taken in turn by the calls: one is a single busy session; more"
               + " spread the quota checks over as many shared counters"),

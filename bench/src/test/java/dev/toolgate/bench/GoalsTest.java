@@ -63,6 +63,44 @@ class GoalsTest {
         .isEqualTo("+1.460 ms pooled, +2.030 per-slice median");
   }
 
+  /** The full policy's p99 over direct, pooled and per slice, beside direct loaded twice. */
+  private static Verdict p99BesideControl(double pooled, double slice, double controlPooled, double controlSlice) {
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "direct (control)", 0.0, controlPooled, controlSlice, Double.NaN);
+    r.rate(1000, "full policy", 0.2, pooled, slice, 120);
+    return verdict(Goals.judge(r), "added p99");
+  }
+
+  @Test
+  void leavesTheP99GoalUnresolvedWhereDirectAgainstItselfDiffersByMoreThanTheMarginToTheGoal() {
+    // The afternoon VM of 2026-12-02: direct's own p99 20-30 ms, a second copy of it -1.7 / -4.0 ms off.
+    Verdict overByLessThanTheNoise = p99BesideControl(3.1, 1.2, -1.7, -4.0);
+    Verdict underByLessThanTheNoise = p99BesideControl(0.9, 1.1, 0.4, -1.5);
+
+    assertThat(overByLessThanTheNoise.status()).isEqualTo(Status.NOT_RESOLVED);
+    assertThat(overByLessThanTheNoise.reading()).isEqualTo(
+        "+3.100 ms pooled, +1.200 per-slice median; direct against itself -1.700 / -4.000: within the machine's noise of the goal");
+    assertThat(underByLessThanTheNoise.status()).isEqualTo(Status.NOT_RESOLVED);
+  }
+
+  @Test
+  void missesTheP99GoalWhereEitherReadingIsOverItByMoreThanTheNoise() {
+    Verdict pooledFarOver = p99BesideControl(17.6, 1.0, -1.7, -0.5);
+    Verdict sliceFarOver = p99BesideControl(1.0, 8.0, 0.3, -4.0);
+
+    assertThat(pooledFarOver.status()).isEqualTo(Status.MISSED);
+    assertThat(pooledFarOver.reading()).isEqualTo("+17.600 ms pooled, +1.000 per-slice median; direct against itself -1.700 / -0.500");
+    assertThat(sliceFarOver.status()).isEqualTo(Status.MISSED);
+  }
+
+  @Test
+  void meetsTheP99GoalWhereBothReadingsAreUnderItByMoreThanTheNoise() {
+    Verdict quietMachine = p99BesideControl(1.08, 0.95, 0.2, -0.3);
+
+    assertThat(quietMachine.status()).isEqualTo(Status.MET);
+    assertThat(quietMachine.reading()).isEqualTo("+1.080 ms pooled, +0.950 per-slice median; direct against itself +0.200 / -0.300");
+  }
+
   @Test
   void judgesTheLatencyGoalsAtOneThousandCallsASecondOnly() {
     Goals.Readings r = new Goals.Readings();

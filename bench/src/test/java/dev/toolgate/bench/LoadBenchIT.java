@@ -3,9 +3,12 @@ package dev.toolgate.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,10 +16,15 @@ import org.junit.jupiter.api.Test;
 class LoadBenchIT {
 
   private Process bench;
+  private Process second;
   private List<ProcessHandle> children = List.of();
 
   @AfterEach
   void stopWhatIsLeft() {
+    if (second != null) {
+      second.descendants().forEach(ProcessHandle::destroyForcibly);
+      second.destroyForcibly();
+    }
     children.forEach(ProcessHandle::destroyForcibly);
     if (bench != null) {
       bench.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -28,11 +36,16 @@ class LoadBenchIT {
     return p.info().commandLine().orElse("").contains("-XX:DumpLoadedClassList");
   }
 
+  /** The benchmark with the options of a short run, in this checkout's work directory. */
+  private static ProcessBuilder benchmark() {
+    return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "-Dtoolgate.root=..", LoadBench.class.getName(),
+        "--targets", "direct", "--rates", "100", "--seconds", "1", "--first-calls", "0", "--warmup-calls", "0"));
+  }
+
   @Test
   void leavesNoProcessBehindWhenStoppedWithSigterm() throws Exception {
-    bench = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "-Dtoolgate.root=..", LoadBench.class.getName(),
-            "--targets", "direct", "--rates", "100", "--seconds", "1", "--first-calls", "0", "--warmup-calls", "0"))
+    bench = benchmark()
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .start();
@@ -47,5 +60,26 @@ class LoadBenchIT {
     assertThat(children).hasSizeGreaterThanOrEqualTo(3);
     await("the benchmark exits").atMost(Duration.ofSeconds(60)).until(() -> !bench.isAlive());
     assertThat(children).as("the processes it had started").noneMatch(ProcessHandle::isAlive);
+  }
+
+  @Test
+  void refusesToRunBesideAnotherRunAndLeavesThatRunAlone() throws Exception {
+    bench = benchmark()
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    await("the first run's children").atMost(Duration.ofSeconds(60))
+        .until(() -> bench.descendants().findAny().isPresent());
+
+    second = benchmark().redirectErrorStream(true).start();
+    String said = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(second.waitFor(30, TimeUnit.SECONDS)).as("the second run exits").isTrue();
+    assertThat(second.exitValue()).isEqualTo(2);
+    assertThat(said).startsWith("error: another load benchmark is running in ")
+        .contains("pid " + bench.pid());
+    assertThat(Files.readString(Path.of("target/load", WorkLock.FILE))).as("the lock's holder")
+        .startsWith("pid " + bench.pid() + ",");
+    assertThat(bench.isAlive()).as("the first run goes on").isTrue();
   }
 }

@@ -15,7 +15,7 @@ class LoadBenchOptionsTest {
     String usage = LoadBenchOptions.usage();
 
     assertThat(defaults.rates()).containsExactly(500, 1000, 2000);
-    assertThat(defaults.targets()).containsExactly("direct", "nginx", "vertx-relay", "pass-through", "full");
+    assertThat(defaults.targets()).containsExactly("direct", "control", "nginx", "vertx-relay", "pass-through", "full");
     assertThat(usage)
         .contains("[--rates 500,1000,2000]")
         .contains("[--seconds " + defaults.seconds() + "]")
