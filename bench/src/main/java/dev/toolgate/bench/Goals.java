@@ -62,6 +62,8 @@ final class Goals {
     private double fullSliceAddedP99 = Double.NaN;
     private double controlAddedP99 = Double.NaN;
     private double controlSliceAddedP99 = Double.NaN;
+    private double nginxAddedP99 = Double.NaN;
+    private double nginxSliceAddedP99 = Double.NaN;
     private double passThroughAddedP50 = Double.NaN;
     private double nginxAddedP50 = Double.NaN;
     private double passThroughOneAtATime = Double.NaN;
@@ -91,7 +93,11 @@ final class Goals {
           controlSliceAddedP99 = sliceAddedP99;
         }
         case PASS_THROUGH -> passThroughAddedP50 = addedP50;
-        case NGINX -> nginxAddedP50 = addedP50;
+        case NGINX -> {
+          nginxAddedP50 = addedP50;
+          nginxAddedP99 = addedP99;
+          nginxSliceAddedP99 = sliceAddedP99;
+        }
         default -> { }
       }
     }
@@ -178,21 +184,24 @@ final class Goals {
    * The full policy's p99 over direct, pooled and per-slice median; with a control row, both set
    * against the machine's noise, the larger absolute value of the control's two readings: missed if
    * either is over the goal by more than that, met if both are under it by more than that, else not
-   * resolved.
+   * resolved. nginx's two readings follow, where the run has them: what a plain proxy's hop added to
+   * the tail on this machine, beside the sidecar's (they do not change the verdict).
    */
   private static Verdict p99(Readings r) {
     String reading = format("%+.3f ms pooled, %+.3f per-slice median", r.fullAddedP99, r.fullSliceAddedP99);
+    String nginx = Double.isNaN(r.nginxAddedP99) ? ""
+        : format("; nginx %+.3f / %+.3f", r.nginxAddedP99, r.nginxSliceAddedP99);
     if (Double.isNaN(r.controlAddedP99)) {
       return new Verdict(goalP99(), status(r.fullAddedP99 <= ADDED_P99_MS && !(r.fullSliceAddedP99 > ADDED_P99_MS)),
-          reading);
+          reading + nginx);
     }
     double noise = Double.isNaN(r.controlSliceAddedP99) ? Math.abs(r.controlAddedP99)
         : Math.max(Math.abs(r.controlAddedP99), Math.abs(r.controlSliceAddedP99));
     boolean missed = r.fullAddedP99 > ADDED_P99_MS + noise || r.fullSliceAddedP99 > ADDED_P99_MS + noise;
     boolean met = r.fullAddedP99 <= ADDED_P99_MS - noise && !(r.fullSliceAddedP99 > ADDED_P99_MS - noise);
-    reading += format("; direct against itself %+.3f / %+.3f", r.controlAddedP99, r.controlSliceAddedP99);
+    reading += format("; direct against itself %+.3f / %+.3f", r.controlAddedP99, r.controlSliceAddedP99) + nginx;
     return new Verdict(goalP99(), missed ? Status.MISSED : met ? Status.MET : Status.NOT_RESOLVED,
-        missed || met ? reading : reading + ": within the machine's noise of the goal");
+        missed || met ? reading : reading + "; within the machine's noise of the goal");
   }
 
   /** Pass-through's p50 over direct and nginx's, both read where {@code where} says. */

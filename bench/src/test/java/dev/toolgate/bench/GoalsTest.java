@@ -79,7 +79,7 @@ class GoalsTest {
 
     assertThat(overByLessThanTheNoise.status()).isEqualTo(Status.NOT_RESOLVED);
     assertThat(overByLessThanTheNoise.reading()).isEqualTo(
-        "+3.100 ms pooled, +1.200 per-slice median; direct against itself -1.700 / -4.000: within the machine's noise of the goal");
+        "+3.100 ms pooled, +1.200 per-slice median; direct against itself -1.700 / -4.000; within the machine's noise of the goal");
     assertThat(underByLessThanTheNoise.status()).isEqualTo(Status.NOT_RESOLVED);
   }
 
@@ -99,6 +99,21 @@ class GoalsTest {
     Verdict pooledOverByLessThanTheSlicesNoise = p99BesideControl(5.1, 1.0, 0.256, -4.136);
 
     assertThat(pooledOverByLessThanTheSlicesNoise.status()).isEqualTo(Status.NOT_RESOLVED);
+  }
+
+  @Test
+  void printsNginxsAddedP99BesideTheSidecarsWithoutJudgingIt() {
+    // The third default run of 2026-12-02 15:00: every proxy's tail +20 ms or more.
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "direct (control)", 0.0, 8.128, 8.904, Double.NaN);
+    r.rate(1000, "nginx", 0.227, 20.672, 9.368, 19);
+    r.rate(1000, "full policy", 0.285, 23.456, 20.952, 122);
+
+    Verdict p99 = verdict(Goals.judge(r), "added p99");
+
+    assertThat(p99.status()).isEqualTo(Status.MISSED);
+    assertThat(p99.reading()).isEqualTo(
+        "+23.456 ms pooled, +20.952 per-slice median; direct against itself +8.128 / +8.904; nginx +20.672 / +9.368");
   }
 
   @Test
