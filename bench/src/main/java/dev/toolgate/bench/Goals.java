@@ -135,7 +135,7 @@ final class Goals {
       return target.equals(FULL_POLICY) || target.equals(PASS_THROUGH);
     }
 
-    /** The larger of two readings in MiB, either of which may be NaN (none yet, or none to read). */
+    /** The larger of two readings, either of which may be NaN (none yet, or none to read). */
     private static double largest(double sofar, double reading) {
       return Double.isNaN(reading) ? sofar : Double.isNaN(sofar) ? reading : Math.max(sofar, reading);
     }
@@ -181,25 +181,25 @@ final class Goals {
   }
 
   /**
-   * The full policy's p99 over direct, pooled and per-slice median; with a control row, both set
-   * against the machine's noise, the larger absolute value of the control's two readings: missed if
-   * either is over the goal by more than that, met if both are under it by more than that, else not
-   * resolved. nginx's two readings follow, where the run has them: what a plain proxy's hop added to
-   * the tail on this machine, beside the sidecar's (they do not change the verdict).
+   * The full policy's p99 over direct, pooled and per-slice median, set against the machine's noise:
+   * the larger absolute value of the control's two readings, zero without a control row. Missed if
+   * either reading is over the goal by more than the noise, met if both are under it by more than
+   * that, else not resolved (which a zero noise never leaves). nginx's two readings follow, where the
+   * run has them: what a plain proxy's hop added to the tail on this machine, beside the sidecar's
+   * (they do not change the verdict).
    */
   private static Verdict p99(Readings r) {
     String reading = format("%+.3f ms pooled, %+.3f per-slice median", r.fullAddedP99, r.fullSliceAddedP99);
-    String nginx = Double.isNaN(r.nginxAddedP99) ? ""
-        : format("; nginx %+.3f / %+.3f", r.nginxAddedP99, r.nginxSliceAddedP99);
-    if (Double.isNaN(r.controlAddedP99)) {
-      return new Verdict(goalP99(), status(r.fullAddedP99 <= ADDED_P99_MS && !(r.fullSliceAddedP99 > ADDED_P99_MS)),
-          reading + nginx);
+    double noise = 0;
+    if (!Double.isNaN(r.controlAddedP99)) {
+      noise = Readings.largest(Math.abs(r.controlAddedP99), Math.abs(r.controlSliceAddedP99));
+      reading += format("; direct against itself %+.3f / %+.3f", r.controlAddedP99, r.controlSliceAddedP99);
     }
-    double noise = Double.isNaN(r.controlSliceAddedP99) ? Math.abs(r.controlAddedP99)
-        : Math.max(Math.abs(r.controlAddedP99), Math.abs(r.controlSliceAddedP99));
+    if (!Double.isNaN(r.nginxAddedP99)) {
+      reading += format("; nginx %+.3f / %+.3f", r.nginxAddedP99, r.nginxSliceAddedP99);
+    }
     boolean missed = r.fullAddedP99 > ADDED_P99_MS + noise || r.fullSliceAddedP99 > ADDED_P99_MS + noise;
     boolean met = r.fullAddedP99 <= ADDED_P99_MS - noise && !(r.fullSliceAddedP99 > ADDED_P99_MS - noise);
-    reading += format("; direct against itself %+.3f / %+.3f", r.controlAddedP99, r.controlSliceAddedP99) + nginx;
     return new Verdict(goalP99(), missed ? Status.MISSED : met ? Status.MET : Status.NOT_RESOLVED,
         missed || met ? reading : reading + "; within the machine's noise of the goal");
   }

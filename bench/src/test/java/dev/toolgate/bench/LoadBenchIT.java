@@ -45,10 +45,7 @@ class LoadBenchIT {
 
   @Test
   void leavesNoProcessBehindWhenStoppedWithSigterm() throws Exception {
-    bench = benchmark()
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    bench = benchmark().redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     // Stopped while it records the image's class-data archive: the backend and the Hazelcast member
     // are running (kept), and so is a training step, which the benchmark does not keep.
     await("a training step of the image").atMost(Duration.ofSeconds(60))
@@ -64,10 +61,7 @@ class LoadBenchIT {
 
   @Test
   void refusesToRunBesideAnotherRunAndLeavesThatRunAlone() throws Exception {
-    bench = benchmark()
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
+    bench = benchmark().redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     await("the first run's children").atMost(Duration.ofSeconds(60))
         .until(() -> bench.descendants().findAny().isPresent());
 
