@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolgate.e2e.support.ImageRecipe;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
+import dev.toolgate.e2e.support.SidecarImage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ImageRecipesIT {
 
   private static final Path ROOT = Path.of(System.getProperty("toolgate.root", "../..")).toAbsolutePath().normalize();
+  /** A line of {@code ld.so --list-tunables}: {@code glibc.malloc.trim_threshold: 0x400000 (min: …)}. */
+  private static final Pattern TUNABLE = Pattern.compile("(\\S+): (\\S+) \\(min: .*");
 
   @TempDir Path app;
 
@@ -118,6 +126,39 @@ class ImageRecipesIT {
       return files.filter(p -> p.getFileName().toString().startsWith(run + "-")
           && p.getFileName().toString().endsWith(".err")).findFirst().orElseThrow();
     }
+  }
+
+  /**
+   * glibc ignores a tunable it does not know, or a value out of range, without a word: its dynamic
+   * loader lists each one as it took it from the image's environment. The image's base is Debian 12,
+   * the glibc of this machine.
+   */
+  @Test
+  void everyMallocSettingOfTheSidecarImageTakesEffect() throws Exception {
+    Map<String, String> environment = SidecarImage.environment(ROOT);
+    Map<String, Long> expected = new LinkedHashMap<>();
+    expected.put("glibc.malloc.arena_max", Long.parseLong(environment.get("MALLOC_ARENA_MAX")));
+    for (String tunable : environment.get("GLIBC_TUNABLES").split(":")) {
+      String[] nameValue = tunable.split("=", 2);
+      expected.put(nameValue[0], Long.parseLong(nameValue[1]));
+    }
+    Path loader = Stream.of("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1").map(Path::of)
+        .filter(Files::isExecutable).findFirst()
+        .orElseThrow(() -> new AssertionError("no glibc dynamic loader at its x86-64 or arm64 path"));
+    ProcessBuilder builder = new ProcessBuilder(loader.toString(), "--list-tunables").redirectErrorStream(true);
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    String listing = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(listing).isZero();
+
+    Map<String, Long> taken = new LinkedHashMap<>();
+    for (String line : listing.split("\n")) {
+      Matcher m = TUNABLE.matcher(line);
+      if (m.matches() && expected.containsKey(m.group(1))) {
+        taken.put(m.group(1), Long.decode(m.group(2)));
+      }
+    }
+    assertThat(taken).isEqualTo(expected);
   }
 
   @Test
