@@ -130,12 +130,13 @@ class ImageRecipesIT {
 
   /**
    * glibc ignores a tunable it does not know, or a value out of range, without a word: its dynamic
-   * loader lists each one as it took it from the image's environment. The image's base is Debian 12,
-   * the glibc of this machine.
+   * loader lists each one as it took it from the image's environment. The image's base (distroless,
+   * Debian 12) has the glibc of the machines this suite runs on, 2.36.
    */
   @Test
   void everyMallocSettingOfTheSidecarImageTakesEffect() throws Exception {
     Map<String, String> environment = SidecarImage.environment(ROOT);
+    assertThat(environment).as("the sidecar image's malloc settings").containsKeys("MALLOC_ARENA_MAX", "GLIBC_TUNABLES");
     Map<String, Long> expected = new LinkedHashMap<>();
     expected.put("glibc.malloc.arena_max", Long.parseLong(environment.get("MALLOC_ARENA_MAX")));
     for (String tunable : environment.get("GLIBC_TUNABLES").split(":")) {
