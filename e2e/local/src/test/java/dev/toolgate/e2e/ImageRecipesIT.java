@@ -7,7 +7,6 @@ import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.SidecarImage;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -146,11 +145,7 @@ class ImageRecipesIT {
     Path loader = Stream.of("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1").map(Path::of)
         .filter(Files::isExecutable).findFirst()
         .orElseThrow(() -> new AssertionError("no glibc dynamic loader at its x86-64 or arm64 path"));
-    ProcessBuilder builder = new ProcessBuilder(loader.toString(), "--list-tunables").redirectErrorStream(true);
-    builder.environment().putAll(environment);
-    Process process = builder.start();
-    String listing = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor()).as(listing).isZero();
+    String listing = LocalProcess.run(app, "list-tunables", List.of(loader.toString(), "--list-tunables"), environment);
 
     Map<String, Long> taken = new LinkedHashMap<>();
     for (String line : listing.split("\n")) {

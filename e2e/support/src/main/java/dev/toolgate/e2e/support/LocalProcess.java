@@ -48,10 +48,14 @@ public final class LocalProcess implements AutoCloseable {
 
   public static LocalProcess java(String name, Path logs, List<String> arguments, Map<String, String> environment)
       throws IOException {
+    return start(name, logs, javaCommand(arguments), environment);
+  }
+
+  private static List<String> javaCommand(List<String> arguments) {
     List<String> command = new ArrayList<>();
     command.add(JAVA);
     command.addAll(arguments);
-    return start(name, logs, command, environment);
+    return command;
   }
 
   public static LocalProcess java(String name, Path logs, List<String> arguments) throws IOException {
@@ -66,7 +70,16 @@ public final class LocalProcess implements AutoCloseable {
   /** As {@link #runJava(Path, String, List)}, with these environment variables added. */
   public static String runJava(Path logs, String name, List<String> arguments, Map<String, String> environment)
       throws IOException, InterruptedException {
-    LocalProcess p = java(name + "-" + RUNS.incrementAndGet(), logs, arguments, environment);
+    return run(logs, name, javaCommand(arguments), environment);
+  }
+
+  /**
+   * Runs a short command to completion, with these environment variables added, and returns its
+   * stdout; fails with its stderr otherwise.
+   */
+  public static String run(Path logs, String name, List<String> command, Map<String, String> environment)
+      throws IOException, InterruptedException {
+    LocalProcess p = start(name + "-" + RUNS.incrementAndGet(), logs, command, environment);
     if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
       p.close();
       throw new IllegalStateException(name + " did not finish within 120 s");
