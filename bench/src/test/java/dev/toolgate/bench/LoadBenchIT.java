@@ -3,6 +3,7 @@ package dev.toolgate.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,9 +44,14 @@ class LoadBenchIT {
         "--targets", "direct", "--rates", "100", "--seconds", "1", "--first-calls", "0", "--warmup-calls", "0"));
   }
 
+  /** The benchmark started, its output discarded: the run the tests stop or run beside. */
+  private static Process runningInBackground() throws IOException {
+    return benchmark().redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
   @Test
   void leavesNoProcessBehindWhenStoppedWithSigterm() throws Exception {
-    bench = benchmark().redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    bench = runningInBackground();
     // Stopped while it records the image's class-data archive: the backend and the Hazelcast member
     // are running (kept), and so is a training step, which the benchmark does not keep.
     await("a training step of the image").atMost(Duration.ofSeconds(60))
@@ -61,7 +67,7 @@ class LoadBenchIT {
 
   @Test
   void refusesToRunBesideAnotherRunAndLeavesThatRunAlone() throws Exception {
-    bench = benchmark().redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    bench = runningInBackground();
     await("the first run's children").atMost(Duration.ofSeconds(60))
         .until(() -> bench.descendants().findAny().isPresent());
 
