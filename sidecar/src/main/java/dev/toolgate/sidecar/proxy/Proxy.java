@@ -63,6 +63,7 @@ public final class Proxy {
                 .build());
     IdRegistry ids = new IdRegistry();
     IntentRegistry intents = new IntentRegistry();
+    SessionAudit audit = new SessionAudit();
     this.retryBudget = new AtomicReference<>(retryBudgetOf(initial));
     this.windows = WindowPublisher.onVertx(vertx, WINDOW_PUBLISH_DELAY_MS, () -> publishWindows(clock));
     this.breakers = new Breakers((name, t) -> {
@@ -85,8 +86,8 @@ public final class Proxy {
             () -> ThreadLocalRandom.current().nextDouble(),
             breakers,
             stores.quotas(),
-            new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY),
-            new SessionAudit(),
+            new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY, LastKnownResults.DEFAULT_MAX_BYTES),
+            audit,
             new dev.toolgate.sidecar.notify.WebhookNotifier(vertx, metrics, clock));
     this.handler = new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
     this.expiryTimer =
@@ -99,6 +100,7 @@ public final class Proxy {
               intents.expire(now, policy.intentWindowSeconds() * 1000L);
               stores.idempotency().expire(now);
               stores.quotas().expire(now, policy.quotas().idleExpirySeconds() * 1000L);
+              audit.expire(now, policy.quotas().idleExpirySeconds() * 1000L);
             });
   }
 

@@ -603,8 +603,7 @@ final class ToolCall {
         sessionKey, toolName, upstream, attempt, upstreamId, result.wireName(), status, nanos / 1_000_000.0,
         layer == null ? null : layer.wireName(), operationId, loaded.config().revision(), loaded.shortHash(),
         mode.wireName(), decision, retryReason, ctx.idempotencyKey(), reason, wouldHave, circuit()));
-    s.audit().record(sessionKey, new JsonObject().put("ts", IsoInstant.format(now))
-        .put("tool", toolName).put("attempt", attempt).put("result", result.wireName()).put("decision", decision));
+    s.audit().record(sessionKey, now, toolName, attempt, result.wireName(), decision);
   }
 
   private String circuit() {

@@ -1,42 +1,107 @@
 package dev.toolgate.sidecar.state;
 
+import dev.toolgate.sidecar.evidence.IsoInstant;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.time.Instant;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The last calls of each session, for the audit record of a quota block (seed 002). Bounded. */
+/**
+ * The last calls of each session, for the audit record of a quota block (seed 002).
+ *
+ * <p>Bounded three ways: {@link #CALLS_KEPT} calls per session in a ring; {@link #SESSIONS_KEPT}
+ * sessions, the least recently called forgotten first; and a session without a call for the quotas'
+ * idle expiry is forgotten by {@link #expire}, as its counters are. A call is kept as one small
+ * record of what its trace event already holds, formatted only when a block asks for it: a full
+ * audit of 4,096 sessions retains 3.3 MiB, where JSON objects of formatted fields would retain 32
+ * (about 40 bytes a call against 400), in a heap of 64 MiB (bench/README.md, "Many sessions' audit").
+ */
 public final class SessionAudit {
 
   public static final int CALLS_KEPT = 20;
-  private static final int SESSIONS_KEPT = 10_000;
+  public static final int SESSIONS_KEPT = 4_096;
 
-  private final Map<String, Deque<JsonObject>> calls =
+  private record Call(Instant at, String tool, int attempt, String result, String decision) {
+    JsonObject json() {
+      return new JsonObject().put("ts", IsoInstant.format(at)).put("tool", tool).put("attempt", attempt)
+          .put("result", result).put("decision", decision);
+    }
+  }
+
+  /** A session's calls, oldest first from {@code next - size}; the array grows to its bound as calls come. */
+  private static final class Recent {
+    private Call[] calls = new Call[4];
+    private int next;
+    private int size;
+
+    void add(Call call) {
+      if (size == calls.length && size < CALLS_KEPT) {
+        Call[] larger = new Call[Math.min(CALLS_KEPT, size * 2)];
+        for (int i = 0; i < size; i++) {
+          larger[i] = calls[(next + i) % size];
+        }
+        calls = larger;
+        next = size;
+      }
+      calls[next] = call;
+      next = (next + 1) % calls.length;
+      size = Math.min(size + 1, calls.length);
+    }
+
+    Instant lastAt() {
+      return calls[(next - 1 + calls.length) % calls.length].at();
+    }
+
+    void addTo(JsonArray out) {
+      for (int i = 0; i < size; i++) {
+        out.add(calls[(next - size + i + calls.length) % calls.length].json());
+      }
+    }
+  }
+
+  private final Map<String, Recent> sessions =
       new LinkedHashMap<>(256, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Deque<JsonObject>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Recent> eldest) {
           return size() > SESSIONS_KEPT;
         }
       };
 
-  public synchronized void record(String session, JsonObject call) {
-    Deque<JsonObject> last = calls.computeIfAbsent(session, s -> new ArrayDeque<>());
-    last.addLast(call);
-    while (last.size() > CALLS_KEPT) {
-      last.removeFirst();
+  /** Keeps one attempt of a session's call; {@code result} and {@code decision} are wire names. */
+  public synchronized void record(String session, Instant at, String tool, int attempt, String result,
+      String decision) {
+    sessions.computeIfAbsent(session, s -> new Recent()).add(new Call(at, tool, attempt, result, decision));
+  }
+
+  /** The session's last calls, oldest first, as the audit record lists them. */
+  public synchronized JsonArray lastCalls(String session) {
+    JsonArray out = new JsonArray();
+    Recent recent = sessions.get(session);
+    if (recent != null) {
+      recent.addTo(out);
+    }
+    return out;
+  }
+
+  /**
+   * Forgets the sessions whose last call is {@code idleMs} or more before {@code nowMs}. The map is
+   * in order of last use, which is the order of last call (a block reads a session's list right
+   * after recording its refused call), so this stops at the first session still active:
+   * O(sessions forgotten).
+   */
+  public synchronized void expire(long nowMs, long idleMs) {
+    Iterator<Recent> it = sessions.values().iterator();
+    while (it.hasNext() && nowMs - it.next().lastAt().toEpochMilli() >= idleMs) {
+      it.remove();
     }
   }
 
-  public synchronized JsonArray lastCalls(String session) {
-    JsonArray out = new JsonArray();
-    Deque<JsonObject> last = calls.get(session);
-    if (last != null) {
-      last.forEach(c -> out.add(c.copy()));
-    }
-    return out;
+  /** Sessions kept. */
+  public synchronized int size() {
+    return sessions.size();
   }
 }

@@ -149,7 +149,13 @@ class BreakerAndQuotaIT {
     JsonObject audit = await().atMost(Duration.ofSeconds(5)).until(() -> f.events.audits(), a -> !a.isEmpty()).get(0);
     assertThat(audit.getString("limit")).isEqualTo("quotas.perSession.write");
     assertThat(audit.getInteger("value")).isEqualTo(15);
-    assertThat(audit.getJsonArray("lastCalls")).isNotEmpty();
+    List<JsonObject> lastCalls = audit.getJsonArray("lastCalls").stream().map(JsonObject.class::cast).toList();
+    assertThat(lastCalls).isNotEmpty().allSatisfy(c -> {
+      assertThat(c.getString("tool")).isEqualTo(RESTART);
+      assertThat(c.getString("ts")).isNotBlank();
+    });
+    assertThat(lastCalls).filteredOn(c -> "denied:quota_exceeded".equals(c.getString("decision")))
+        .singleElement().satisfies(c -> assertThat(c.getString("result")).isEqualTo("policy_denied"));
   }
 
   @Test

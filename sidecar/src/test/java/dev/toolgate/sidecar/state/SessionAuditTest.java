@@ -1,0 +1,90 @@
+package dev.toolgate.sidecar.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class SessionAuditTest {
+
+  private static final Instant AT = Instant.parse("2026-12-02T18:00:00Z");
+
+  @Test
+  void listsASessionsCallsOldestFirstAsTheAuditRecordShowsThem() {
+    SessionAudit audit = new SessionAudit();
+    audit.record("s1", AT, "get_job", 1, "success", "allowed");
+    audit.record("s2", AT, "other", 1, "success", "allowed");
+    audit.record("s1", AT.plusMillis(1_500), "cancel_job", 0, "policy_denied", "denied:quota_exceeded");
+
+    assertThat(audit.lastCalls("s1")).isEqualTo(new JsonArray()
+        .add(new JsonObject().put("ts", "2026-12-02T18:00:00Z").put("tool", "get_job").put("attempt", 1)
+            .put("result", "success").put("decision", "allowed"))
+        .add(new JsonObject().put("ts", "2026-12-02T18:00:01.500Z").put("tool", "cancel_job").put("attempt", 0)
+            .put("result", "policy_denied").put("decision", "denied:quota_exceeded")));
+    assertThat(audit.lastCalls("unknown")).isEmpty();
+  }
+
+  @Test
+  void keepsTheLastTwentyCallsOfASessionInOrder() {
+    SessionAudit audit = new SessionAudit();
+    for (int i = 0; i < 47; i++) {
+      audit.record("s", AT.plusSeconds(i), "tool-" + i, 1, "success", "allowed");
+    }
+
+    JsonArray last = audit.lastCalls("s");
+
+    assertThat(last).hasSize(SessionAudit.CALLS_KEPT);
+    for (int i = 0; i < SessionAudit.CALLS_KEPT; i++) {
+      assertThat(last.getJsonObject(i).getString("tool")).isEqualTo("tool-" + (27 + i));
+    }
+  }
+
+  @Test
+  void keepsEveryCallOfASessionUnderTwentyInOrder() {
+    SessionAudit audit = new SessionAudit();
+    for (int i = 0; i < 11; i++) {
+      audit.record("s", AT.plusSeconds(i), "tool-" + i, 1, "success", "allowed");
+    }
+
+    JsonArray last = audit.lastCalls("s");
+
+    assertThat(last).hasSize(11);
+    for (int i = 0; i < 11; i++) {
+      assertThat(last.getJsonObject(i).getString("tool")).isEqualTo("tool-" + i);
+    }
+  }
+
+  @Test
+  void forgetsTheLeastRecentlyCalledSessionBeyondItsBound() {
+    SessionAudit audit = new SessionAudit();
+    for (int i = 0; i < SessionAudit.SESSIONS_KEPT; i++) {
+      audit.record("s" + i, AT, "get_job", 1, "success", "allowed");
+    }
+    audit.record("s0", AT.plusSeconds(1), "get_job", 1, "success", "allowed");
+
+    audit.record("new", AT.plusSeconds(2), "get_job", 1, "success", "allowed");
+
+    assertThat(audit.size()).isEqualTo(SessionAudit.SESSIONS_KEPT);
+    assertThat(audit.lastCalls("s1")).isEmpty();
+    assertThat(audit.lastCalls("s0")).hasSize(2);
+    assertThat(audit.lastCalls("new")).hasSize(1);
+  }
+
+  @Test
+  void forgetsTheSessionsIdleForTheExpiryAndKeepsTheOthers() {
+    SessionAudit audit = new SessionAudit();
+    audit.record("old", AT, "get_job", 1, "success", "allowed");
+    audit.record("recent", AT.plusSeconds(100), "get_job", 1, "success", "allowed");
+    audit.record("old-but-called-again", AT, "get_job", 1, "success", "allowed");
+    audit.record("old-but-called-again", AT.plusSeconds(200), "get_job", 1, "success", "allowed");
+
+    audit.expire(AT.plusSeconds(3_600).toEpochMilli(), 3_600_000);
+
+    assertThat(audit.lastCalls("old")).isEmpty();
+    assertThat(audit.lastCalls("recent")).hasSize(1);
+    assertThat(audit.lastCalls("old-but-called-again")).hasSize(2);
+    assertThat(audit.size()).isEqualTo(2);
+  }
+}
