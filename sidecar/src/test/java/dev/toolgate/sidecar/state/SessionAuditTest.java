@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class SessionAuditTest {
@@ -26,34 +28,27 @@ class SessionAuditTest {
     assertThat(audit.lastCalls("unknown")).isEmpty();
   }
 
-  @Test
-  void keepsTheLastTwentyCallsOfASessionInOrder() {
+  /** Records {@code n} calls of session "s", named tool-0 to tool-(n-1), and returns the tools its list names. */
+  private static List<String> toolsListedAfter(int n) {
     SessionAudit audit = new SessionAudit();
-    for (int i = 0; i < 47; i++) {
+    for (int i = 0; i < n; i++) {
       audit.record("s", AT.plusSeconds(i), "tool-" + i, 1, "success", "allowed");
     }
+    return audit.lastCalls("s").stream().map(c -> ((JsonObject) c).getString("tool")).toList();
+  }
 
-    JsonArray last = audit.lastCalls("s");
+  private static List<String> tools(int from, int to) {
+    return IntStream.range(from, to).mapToObj(i -> "tool-" + i).toList();
+  }
 
-    assertThat(last).hasSize(SessionAudit.CALLS_KEPT);
-    for (int i = 0; i < SessionAudit.CALLS_KEPT; i++) {
-      assertThat(last.getJsonObject(i).getString("tool")).isEqualTo("tool-" + (27 + i));
-    }
+  @Test
+  void keepsTheLastTwentyCallsOfASessionInOrder() {
+    assertThat(toolsListedAfter(47)).isEqualTo(tools(47 - SessionAudit.CALLS_KEPT, 47));
   }
 
   @Test
   void keepsEveryCallOfASessionUnderTwentyInOrder() {
-    SessionAudit audit = new SessionAudit();
-    for (int i = 0; i < 11; i++) {
-      audit.record("s", AT.plusSeconds(i), "tool-" + i, 1, "success", "allowed");
-    }
-
-    JsonArray last = audit.lastCalls("s");
-
-    assertThat(last).hasSize(11);
-    for (int i = 0; i < 11; i++) {
-      assertThat(last.getJsonObject(i).getString("tool")).isEqualTo("tool-" + i);
-    }
+    assertThat(toolsListedAfter(11)).isEqualTo(tools(0, 11));
   }
 
   @Test
