@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,22 +40,26 @@ class LoadGeneratorPacingIT {
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
-  /** The arrivals of one measured second at {@code rate}, after three that warm up the JVM and the connections. */
-  private long[] arrivalsOfASecondAt(int rate) throws Exception {
+  /** The arrivals of each of {@code seconds} measured seconds at {@code rate}, after three that warm up the JVM and the connections. */
+  private List<long[]> arrivalsOfSecondsAt(int rate, int seconds) throws Exception {
+    List<long[]> measured = new ArrayList<>();
     try (LoadGenerator generator = new LoadGenerator(vertx, "http://127.0.0.1:" + port + "/mcp", List.of("s-1"),
         "{}", 8, "test", SlowCalls.OFF)) {
       for (int warm = 0; warm < 3; warm++) {
         generator.fixedRate(rate, 1, Arrivals.UNIFORM);
       }
-      arrivals.clear();
-      assertThat(generator.fixedRate(rate, 1, Arrivals.UNIFORM).completed()).isEqualTo(rate);
+      for (int second = 0; second < seconds; second++) {
+        arrivals.clear();
+        assertThat(generator.fixedRate(rate, 1, Arrivals.UNIFORM).completed()).isEqualTo(rate);
+        measured.add(arrivals.stream().mapToLong(Long::longValue).toArray());
+      }
     }
-    return arrivals.stream().mapToLong(Long::longValue).toArray();
+    return measured;
   }
 
   @Test
   void sendsCallsThatFallBetweenMillisecondsWhenTheyAreDue() throws Exception {
-    long[] at = arrivalsOfASecondAt(800);
+    long[] at = arrivalsOfSecondsAt(800, 1).get(0);
 
     long[] offPeriod = new long[at.length - 1];
     for (int k = 1; k < at.length; k++) {
@@ -67,17 +72,25 @@ class LoadGeneratorPacingIT {
 
   @Test
   void keepsItsCallsOnScheduleInsteadOfFallingBehindAndCatchingUp() throws Exception {
-    long[] at = arrivalsOfASecondAt(1000);
+    // The machine's own hiccups only add to a second's spread, where the fault this guards against
+    // is in every second: the quietest of three seconds is the generator's.
+    long quietest = arrivalsOfSecondsAt(1000, 3).stream().mapToLong(LoadGeneratorPacingIT::driftSpreadMicros)
+        .min().orElseThrow();
+    // Sleeping whole milliseconds, a loop falls up to half a millisecond behind, then catches up:
+    // a spread of about 400 us.
+    assertThat(quietest).as("10th to 90th percentile of the drift in the quietest second, us").isLessThan(200);
+  }
 
-    // Each arrival against its due time, both from the first call: the schedule's drift, whatever
-    // the first call's own delay.
+  /**
+   * The 10th to 90th percentile of each arrival against its due time at one call a millisecond,
+   * both from the first call: the schedule's drift, whatever the first call's own delay.
+   */
+  private static long driftSpreadMicros(long[] at) {
     long[] drift = new long[at.length];
     for (int k = 0; k < at.length; k++) {
       drift[k] = at[k] - at[0] - k * 1_000_000L;
     }
     Arrays.sort(drift);
-    long spreadMicros = (drift[drift.length * 9 / 10] - drift[drift.length / 10]) / 1_000;
-    // Sleeping whole milliseconds, a loop falls up to half a millisecond behind, then catches up.
-    assertThat(spreadMicros).as("10th to 90th percentile of the drift, us").isLessThan(200);
+    return (drift[drift.length * 9 / 10] - drift[drift.length / 10]) / 1_000;
   }
 }
