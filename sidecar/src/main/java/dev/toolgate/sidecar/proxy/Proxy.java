@@ -99,8 +99,9 @@ public final class Proxy {
               ids.expire(now);
               intents.expire(now, policy.intentWindowSeconds() * 1000L);
               stores.idempotency().expire(now);
-              stores.quotas().expire(now, policy.quotas().idleExpirySeconds() * 1000L);
-              audit.expire(now, policy.quotas().idleExpirySeconds() * 1000L);
+              long idleMs = policy.quotas().idleExpirySeconds() * 1000L;
+              stores.quotas().expire(now, idleMs);
+              audit.expire(now, idleMs);
             });
   }
 

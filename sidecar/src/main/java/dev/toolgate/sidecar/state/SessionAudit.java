@@ -4,6 +4,8 @@ import dev.toolgate.sidecar.evidence.IsoInstant;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,11 +13,11 @@ import java.util.Map;
 /**
  * The last calls of each session, for the audit record of a quota block (seed 002).
  *
- * <p>Bounded three ways: {@link #CALLS_KEPT} calls per session in a ring; {@link #SESSIONS_KEPT}
+ * <p>Bounded three ways: {@link #CALLS_KEPT} calls per session; {@link #SESSIONS_KEPT}
  * sessions, the least recently called forgotten first; and a session without a call for the quotas'
  * idle expiry is forgotten by {@link #expire}, as its counters are. A call is kept as one small
  * record of what its trace event already holds, formatted only when a block asks for it: a full
- * audit of 4,096 sessions retains 3.3 MiB, where JSON objects of formatted fields would retain 32
+ * audit of 4,096 sessions retains 3.4 MiB, where JSON objects of formatted fields would retain 32
  * (about 40 bytes a call against 400), in a heap of 64 MiB (bench/README.md, "Many sessions' audit").
  */
 public final class SessionAudit {
@@ -30,43 +32,12 @@ public final class SessionAudit {
     }
   }
 
-  /** A session's calls, oldest first from {@code next - size}; the array grows to its bound as calls come. */
-  private static final class Recent {
-    private Call[] calls = new Call[4];
-    private int next;
-    private int size;
-
-    void add(Call call) {
-      if (size == calls.length && size < CALLS_KEPT) {
-        Call[] larger = new Call[Math.min(CALLS_KEPT, size * 2)];
-        for (int i = 0; i < size; i++) {
-          larger[i] = calls[(next + i) % size];
-        }
-        calls = larger;
-        next = size;
-      }
-      calls[next] = call;
-      next = (next + 1) % calls.length;
-      size = Math.min(size + 1, calls.length);
-    }
-
-    Instant lastAt() {
-      return calls[(next - 1 + calls.length) % calls.length].at();
-    }
-
-    void addTo(JsonArray out) {
-      for (int i = 0; i < size; i++) {
-        out.add(calls[(next - size + i + calls.length) % calls.length].json());
-      }
-    }
-  }
-
-  private final Map<String, Recent> sessions =
+  private final Map<String, Deque<Call>> sessions =
       new LinkedHashMap<>(256, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Recent> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Deque<Call>> eldest) {
           return size() > SESSIONS_KEPT;
         }
       };
@@ -74,15 +45,19 @@ public final class SessionAudit {
   /** Keeps one attempt of a session's call; {@code result} and {@code decision} are wire names. */
   public synchronized void record(String session, Instant at, String tool, int attempt, String result,
       String decision) {
-    sessions.computeIfAbsent(session, s -> new Recent()).add(new Call(at, tool, attempt, result, decision));
+    Deque<Call> calls = sessions.computeIfAbsent(session, s -> new ArrayDeque<>(4));
+    if (calls.size() == CALLS_KEPT) {
+      calls.removeFirst();
+    }
+    calls.addLast(new Call(at, tool, attempt, result, decision));
   }
 
   /** The session's last calls, oldest first, as the audit record lists them. */
   public synchronized JsonArray lastCalls(String session) {
     JsonArray out = new JsonArray();
-    Recent recent = sessions.get(session);
-    if (recent != null) {
-      recent.addTo(out);
+    Deque<Call> calls = sessions.get(session);
+    if (calls != null) {
+      calls.forEach(c -> out.add(c.json()));
     }
     return out;
   }
@@ -94,8 +69,8 @@ public final class SessionAudit {
    * O(sessions forgotten).
    */
   public synchronized void expire(long nowMs, long idleMs) {
-    Iterator<Recent> it = sessions.values().iterator();
-    while (it.hasNext() && nowMs - it.next().lastAt().toEpochMilli() >= idleMs) {
+    Iterator<Deque<Call>> it = sessions.values().iterator();
+    while (it.hasNext() && nowMs - it.next().getLast().at().toEpochMilli() >= idleMs) {
       it.remove();
     }
   }
