@@ -72,25 +72,26 @@ class LoadGeneratorPacingIT {
 
   @Test
   void keepsItsCallsOnScheduleInsteadOfFallingBehindAndCatchingUp() throws Exception {
-    // The machine's own hiccups only add to a second's spread, where the fault this guards against
-    // is in every second: the quietest of three seconds is the generator's.
-    long quietest = arrivalsOfSecondsAt(1000, 3).stream().mapToLong(LoadGeneratorPacingIT::driftSpreadMicros)
+    // A loop that sleeps whole milliseconds falls up to a millisecond behind, then catches up: the
+    // bulk of the calls spread over it. On a 2-core VM, the interquartile range of the quietest of
+    // three seconds read 352 us on NIO's sleeps and 554 on Vert.x's millisecond timer, 110-190 on
+    // time. The machine's hiccups move the tails more than the quartiles, and fall in one second
+    // where the fault is in every one.
+    long quietest = arrivalsOfSecondsAt(1000, 3).stream().mapToLong(LoadGeneratorPacingIT::driftQuartileRangeMicros)
         .min().orElseThrow();
-    // Sleeping whole milliseconds, a loop falls up to half a millisecond behind, then catches up:
-    // a spread of about 400 us.
-    assertThat(quietest).as("10th to 90th percentile of the drift in the quietest second, us").isLessThan(200);
+    assertThat(quietest).as("25th to 75th percentile of the drift in the quietest second, us").isLessThan(250);
   }
 
   /**
-   * The 10th to 90th percentile of each arrival against its due time at one call a millisecond,
+   * The 25th to 75th percentile of each arrival against its due time at one call a millisecond,
    * both from the first call: the schedule's drift, whatever the first call's own delay.
    */
-  private static long driftSpreadMicros(long[] at) {
+  private static long driftQuartileRangeMicros(long[] at) {
     long[] drift = new long[at.length];
     for (int k = 0; k < at.length; k++) {
       drift[k] = at[k] - at[0] - k * 1_000_000L;
     }
     Arrays.sort(drift);
-    return (drift[drift.length * 9 / 10] - drift[drift.length / 10]) / 1_000;
+    return (drift[drift.length * 3 / 4] - drift[drift.length / 4]) / 1_000;
   }
 }
