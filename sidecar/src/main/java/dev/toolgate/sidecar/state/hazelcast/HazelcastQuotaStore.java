@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -64,6 +65,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private final Map<String, ReadLease> leases = new ConcurrentHashMap<>();
   /** Checks that waited for a round trip (not answered from a lease): {@code toolgate_quota_waits_total}. */
   private final LongAdder waits = new LongAdder();
+  /** A sweep's returns are under way: the next sweep does not start others beside them. */
+  private final AtomicBoolean sweeping = new AtomicBoolean();
   /** Set by {@link #close}: a drain still running then gives back what it reserves. */
   private volatile boolean closed;
 
@@ -77,8 +80,11 @@ public final class HazelcastQuotaStore implements QuotaStore {
    */
   private record TopUp(ReadLease lease, Quotas quotas, long nowMs, int aheadReads) {}
 
-  /** The reads {@code kept} through a pause by {@code lease}, to move to the second of {@code nowMs} where they are served. */
-  private record Carry(ReadLease lease, ReadLease.Unused kept, long nowMs) {}
+  /**
+   * The reads {@code kept} through a pause by {@code lease}, to move to the second of {@code nowMs}
+   * where they are served, with the reads the lease lacks reserved there under {@code quotas}.
+   */
+  private record Carry(ReadLease lease, ReadLease.Carried kept, Quotas quotas, long nowMs) {}
 
   /** A session's calls in arrival order, and a top-up or carry asked for since its last round trip; guarded by {@code waiting}. */
   private static final class Waiting {
@@ -122,9 +128,9 @@ public final class HazelcastQuotaStore implements QuotaStore {
         }
         return Future.succeededFuture(QuotaVerdict.ALLOWED);
       }
-      ReadLease.Unused kept = lease == null ? null : lease.carry(second);
+      ReadLease.Carried kept = lease == null ? null : lease.carry(second);
       if (kept != null) {
-        Carry carry = new Carry(lease, kept, nowMs);
+        Carry carry = new Carry(lease, kept, quotas, nowMs);
         enqueue(session, w -> w.carry = carry);
         return Future.succeededFuture(QuotaVerdict.ALLOWED);
       }
@@ -324,21 +330,29 @@ public final class HazelcastQuotaStore implements QuotaStore {
   }
 
   /**
-   * Moves the reads a lease kept through a pause to the second they are served in. Blocking. Should
-   * the round trip fail, the lease gives its reads up: they stay counted in their old second, never
-   * served uncounted in a minute.
+   * Moves the reads a lease kept through a pause to the second they are served in, and reserves
+   * there what the lease lacks, in one round trip. Blocking. Should the round trip fail, the lease
+   * gives its reads up: they stay counted in their old second, never served uncounted in a minute.
    */
   private void move(String session, Carry carry) {
-    ReadLease.Unused kept = carry.kept();
+    ReadLease.Carried kept = carry.kept();
+    int[] granted = {0};
     try {
       CasMap.update(sessions, lastSessions, session, current -> {
         Usage moved = QuotaRules.moveReads(UsageJson.usage(current), kept.reads(), kept.second(), carry.nowMs());
+        granted[0] = 0;
+        if (kept.reserve() > 0) {
+          QuotaRules.Reservation reserved = QuotaRules.reserveReads(moved, kept.reserve(), carry.quotas(), carry.nowMs());
+          granted[0] = reserved.granted();
+          moved = reserved.next();
+        }
         return new CasMap.Step<>(moved == null ? null : UsageJson.usage(moved), null);
       });
     } catch (RuntimeException e) {
       carry.lease().close(Long.MAX_VALUE);
+      granted[0] = 0;
     } finally {
-      carry.lease().topUpEnded();
+      returnRest(session, carry.lease().reserved(Math.floorDiv(carry.nowMs(), 1000), granted[0]));
     }
     giveBackIfClosed(session, carry.lease());
   }
@@ -388,22 +402,38 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /**
    * Returns the rest of leases of sessions silent for longer than a lease is kept through a pause
    * ({@link ReadLease#PAUSE_MEMORY_SECONDS}; a session still calling returns it with its next round
-   * trip) and forgets idle leases. A lease dropped while its
-   * session's drain refills it only keeps its reads counted: strict, never over.
+   * trip) and forgets idle leases. The returns run one after another on one worker, one sweep at a
+   * time: thousands of sessions that went quiet together (each holding a read) would otherwise
+   * queue thousands of round trips ahead of every live session's. Should one fail, the rest keep
+   * their reads for the next sweep. A lease dropped while its session's drain refills it only keeps
+   * its reads counted: strict, never over.
    */
   @Override
   public void expire(long nowMs, long idleMs) {
     long second = Math.floorDiv(nowMs, 1000);
+    List<Map.Entry<String, ReadLease>> paused = new ArrayList<>();
     leases.forEach((session, lease) -> {
       if (lease.holdsUnusedBefore(second - ReadLease.PAUSE_MEMORY_SECONDS)) {
-        vertx.executeBlocking(() -> {
-          returnRest(session, lease.close(second));
-          return null;
-        }, false);
+        paused.add(Map.entry(session, lease));
       } else if (lease.idle(second) && !waiting.containsKey(session)) {
         leases.remove(session, lease);
       }
     });
+    if (paused.isEmpty() || !sweeping.compareAndSet(false, true)) {
+      return;
+    }
+    vertx.executeBlocking(() -> {
+      try {
+        for (Map.Entry<String, ReadLease> e : paused) {
+          if (e.getValue().holdsUnusedBefore(second - ReadLease.PAUSE_MEMORY_SECONDS)) {
+            returnRest(e.getKey(), e.getValue().close(second));
+          }
+        }
+      } finally {
+        sweeping.set(false);
+      }
+      return null;
+    }, false);
   }
 
   /** Returns what every lease still holds, so that a replica's shutdown takes no reads with it. Blocking on a worker. */

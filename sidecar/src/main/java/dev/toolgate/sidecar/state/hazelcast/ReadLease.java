@@ -7,13 +7,16 @@ package dev.toolgate.sidecar.state.hazelcast;
  * <p>Algorithm: a lease belongs to the second its reads were counted in, so the shared rate
  * window stays exact to the second. When a refill is needed within the same second the session's
  * demand outgrew the lease, and the next one doubles ({@code 1, 2, 4 … MAX_EXTRA}); at a new second
- * the lease is sized to what its last second with reads served, if that was at most
- * {@link #PAUSE_MEMORY_SECONDS} ago: an agent's calls come in bursts, and a burst after a pause
- * would otherwise start over at one read and wait for a round trip at each doubling (eight of them
- * to reach {@code MAX_EXTRA}: bench/README.md, "A burst's lease"). Reads left at the end of their
- * second are <em>kept</em> as long: the session's first read after a pause of up to {@link
+ * the lease is sized to what its last second with reads served, and to one read at least, if that
+ * was at most {@link #PAUSE_MEMORY_SECONDS} ago: an agent's calls come in bursts, and a burst after
+ * a pause would otherwise start over at one read and wait for a round trip at each doubling (eight
+ * of them to reach {@code MAX_EXTRA}: bench/README.md, "A burst's lease"). Reads left at the end of
+ * their second are <em>kept</em> as long: the session's first read after a pause of up to {@link
  * #PAUSE_MEMORY_SECONDS} takes one at once ({@link #carry}), and one round trip in the background
- * moves them all in the shared rate window to the second they are now served in. Older reads are
+ * moves them all in the shared rate window to the second they are now served in, and reserves what
+ * the lease then lacks of that size. A session called once every few seconds (one of thousands an
+ * agent serves) therefore waits for the shared state at its first two reads only: without the
+ * floor and the reservation, at every read (bench/README.md, "Sparse sessions"). Older reads are
  * given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
  * the periodic sweep. Never over a limit: every read handed out was counted first. The price is
  * that another replica serving the same session may be refused early, by at most {@link
@@ -44,7 +47,7 @@ final class ReadLease {
   /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
   static final int MAX_EXTRA = 256;
   /** How long a paused session's lease is kept: its last second with reads sizes the next, its reads are handed out. */
-  static final int PAUSE_MEMORY_SECONDS = 10;
+  static final int PAUSE_MEMORY_SECONDS = 30;
   /** How long before its second ends a lease in use reserves the next second's reads. */
   static final int ROLL_AHEAD_MS = 200;
 
@@ -52,6 +55,12 @@ final class ReadLease {
   record Unused(long second, int reads) {
     static final Unused NONE = new Unused(0, 0);
   }
+
+  /**
+   * Reads kept through a pause: {@code reads} counted in {@code second}, to move to the second they
+   * are served in, and {@code reserve} more to count there, which fill the lease to its size.
+   */
+  record Carried(long second, int reads, int reserve) {}
 
   private long second = Long.MIN_VALUE;
   private int unused;
@@ -85,23 +94,43 @@ final class ReadLease {
 
   /**
    * Hands out one read kept from an earlier second, at most {@link #PAUSE_MEMORY_SECONDS} before
-   * {@code nowSecond}, when no refill is under way: the lease then belongs to {@code nowSecond} and
-   * the caller has claimed the move of its reads there ({@link dev.toolgate.policy.quota.QuotaRules#moveReads}), which it
-   * must end with {@link #topUpEnded}. Returns the reads to move and the second they were counted
-   * in, or {@code null} when nothing was handed out.
+   * {@code nowSecond}, when no refill is under way: the lease then belongs to {@code nowSecond},
+   * sized as a new second's refill would size it, and the caller has claimed the move of its reads
+   * there ({@link dev.toolgate.policy.quota.QuotaRules#moveReads}) with the reservation of what it
+   * lacks ({@link Carried#reserve}), a round trip it must end with {@link #reserved}. Returns the
+   * reads to move, or {@code null} when nothing was handed out.
    */
-  synchronized Unused carry(long nowSecond) {
+  synchronized Carried carry(long nowSecond) {
     if (toppingUp || unused == 0 || second >= nowSecond || !remembered(nowSecond)) {
       return null;
     }
-    Unused kept = new Unused(second, unused);
+    int size = wanted(nowSecond);
+    Carried kept = new Carried(second, unused, Math.max(0, size - (unused - 1)));
     toppingUp = true;
     second = nowSecond;
     countedAhead = false;
     pace = 0;
     served = 1;
+    extra = size;
     unused--;
     return kept;
+  }
+
+  /**
+   * Installs {@code granted} reads reserved in {@code nowSecond} by a carry's round trip and ends
+   * the carry; returns the reads the caller must give back: these, when the lease has left that
+   * second meanwhile.
+   */
+  synchronized Unused reserved(long nowSecond, int granted) {
+    toppingUp = false;
+    if (granted == 0) {
+      return Unused.NONE;
+    }
+    if (nowSecond != second) {
+      return new Unused(nowSecond, granted);
+    }
+    unused += granted;
+    return Unused.NONE;
   }
 
   /**
@@ -228,7 +257,7 @@ final class ReadLease {
 
   /** Whether the lease's second is recent enough at {@code nowSecond} to size the next lease and hand out its reads. */
   private boolean remembered(long nowSecond) {
-    return nowSecond - second <= PAUSE_MEMORY_SECONDS;
+    return second != Long.MIN_VALUE && nowSecond - second <= PAUSE_MEMORY_SECONDS;
   }
 
   /** Whether the lease holds nothing and its last second is too old to size the next one. */
@@ -242,7 +271,8 @@ final class ReadLease {
       return Math.min(MAX_EXTRA, Math.max(1, 2 * extra));
     }
     if (nowSecond > second && remembered(nowSecond)) {
-      return Math.min(MAX_EXTRA, Math.max(0, Math.max(served, pace) - 1));
+      // At least one: a session called every few seconds would otherwise wait for a round trip at each call.
+      return Math.min(MAX_EXTRA, Math.max(1, Math.max(served, pace) - 1));
     }
     return 0;
   }

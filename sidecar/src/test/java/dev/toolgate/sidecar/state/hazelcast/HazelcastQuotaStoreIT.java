@@ -14,7 +14,9 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -218,7 +220,7 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
-  void aBurstAfterAPauseIsAnsweredAtOnceFromWhatTheLeaseKeptThenWaitsOnceInsteadOfAtEachDoubling() throws Exception {
+  void aBurstAfterAPauseIsAnsweredAtOnceFromWhatTheLeaseKeptAndWhatItsMoveReserves() throws Exception {
     for (int i = 0; i < 100; i++) {
       assertThat(read(store, ROOMY, T0 + i * 5L)).isTrue();
     }
@@ -232,18 +234,21 @@ class HazelcastQuotaStoreIT {
     Future<QuotaVerdict> first = store.consume("s1", "agent-1", false, ROOMY, back);
     assertThat(first.isComplete()).as("the first read after the pause, answered at once").isTrue();
     assertThat(first.result().allowed()).isTrue();
+    awaitBackgroundRoundTrips();
     for (int i = 1; i < 100; i++) {
       assertThat(read(store, ROOMY, back + i * 5L)).isTrue();
     }
 
     assertThat(store.waits() - waitsBefore)
-        .as("one wait once the %d kept reads ran out: the lease then doubles from the size it had", kept).isEqualTo(1);
+        .as("the %d kept reads, and the lease filled to the first burst's size by their move", kept).isZero();
+    assertThat(read(store, ROOMY, back + 500)).isTrue();
+    assertThat(store.waits() - waitsBefore).as("the burst grew past the first one's size").isEqualTo(1);
     store.expire(back + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(200));
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(201));
   }
 
   @Test
-  void readsKeptThroughAPauseAreMovedToTheSecondTheyAreServedIn() throws Exception {
+  void readsKeptThroughAPauseAreMovedToTheSecondTheyAreServedInWithTheRestOfTheLeaseReservedThere() throws Exception {
     tenReadsInOneSecondAndTheirRoundTrips();
     int counted = storedReads();
     int kept = counted - 10;
@@ -252,11 +257,30 @@ class HazelcastQuotaStoreIT {
     assertThat(read(store, ROOMY, back)).isTrue();
     awaitBackgroundRoundTrips();
 
-    assertThat(storedReads()).as("moved, not counted again").isEqualTo(counted);
+    int reserved = 10 - kept;
+    assertThat(storedReads()).as("the %d kept moved, not counted again, and %d reserved", kept, reserved)
+        .isEqualTo(counted + reserved);
     RateWindow rate = UsageJson.usage(sessionsMap().get("s1")).rate();
-    assertThat(rate.counts()[(int) Math.floorMod(back / 1_000, 60L)]).as("in the second they are served in").isEqualTo(kept);
+    assertThat(rate.counts()[(int) Math.floorMod(back / 1_000, 60L)])
+        .as("in the second they are served in: a lease of the ten served in second T0").isEqualTo(10);
     assertThat(rate.counts()[(int) Math.floorMod(T0 / 1_000, 60L)]).as("left in their old one: the ten served there")
         .isEqualTo(10);
+  }
+
+  @Test
+  void aSessionCalledEveryFewSecondsWaitsAtItsFirstTwoReadsOnly() throws Exception {
+    long waitsBefore = store.waits();
+    long last = T0;
+    for (int i = 0; i < 10; i++) {
+      last = T0 + i * 4_000L;
+      assertThat(read(store, ROOMY, last)).isTrue();
+      awaitBackgroundRoundTrips();
+    }
+
+    assertThat(store.waits() - waitsBefore).as("the first read, and the second: the first one's second had no more").isEqualTo(2);
+    assertThat(storedReads()).as("ten served, one in hand").isEqualTo(11);
+    store.expire(last + SWEPT, 3_600_000);
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(10));
   }
 
   @Test
@@ -287,6 +311,30 @@ class HazelcastQuotaStoreIT {
     await().atMost(Duration.ofSeconds(10)).until(next::failed);
     awaitBackgroundRoundTrips();
     assertThat(store.draining("s1")).as("nothing left queued for the session").isFalse();
+  }
+
+  @Test
+  void theSweepGivesBackManySessionsReadsOneAtATimeWhileALiveSessionsWriteGoesAhead() throws Exception {
+    int sparse = 1_000;
+    for (int i = 0; i < sparse; i++) {
+      String session = "sparse-" + i;
+      store.consume(session, "agent-1", false, ROOMY, T0).await(10, TimeUnit.SECONDS);
+      store.consume(session, "agent-1", false, ROOMY, T0 + 4_000).await(10, TimeUnit.SECONDS);
+    }
+    assertThat(readsOfSparseSessions(sparse)).as("each served two, holds one more").isEqualTo(3 * sparse);
+
+    store.expire(T0 + 4_000 + SWEPT, 3_600_000);
+    Future<QuotaVerdict> write = store.consume("live", "agent-1", true, ROOMY, T0 + 4_000 + SWEPT);
+    assertThat(write.await(10, TimeUnit.SECONDS).allowed()).isTrue();
+
+    assertThat(readsOfSparseSessions(sparse)).as("the sweep still giving back when the write was counted")
+        .isGreaterThan(2 * sparse);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(readsOfSparseSessions(sparse)).isEqualTo(2 * sparse));
+  }
+
+  private int readsOfSparseSessions(int sessions) {
+    Set<String> keys = IntStream.range(0, sessions).mapToObj(i -> "sparse-" + i).collect(Collectors.toSet());
+    return sessionsMap().getAll(keys).values().stream().mapToInt(v -> UsageJson.usage(v).reads()).sum();
   }
 
   @Test

@@ -15,6 +15,58 @@ class ReadLeaseTest {
   }
 
   @Test
+  void aNewLeaseRemembersNoSecond() {
+    assertThat(lease.idle(100)).isTrue();
+    assertThat(lease.carry(100)).isNull();
+  }
+
+  @Test
+  void aSessionSeenWithinThePauseItIsRememberedThroughKeepsAtLeastOneReadInHand() {
+    lease.refilled(100, 0, 1, 0);
+
+    assertThat(lease.wanted(104)).as("one read served in second 100").isEqualTo(1);
+    assertThat(lease.wanted(101 + ReadLease.PAUSE_MEMORY_SECONDS)).as("forgotten").isZero();
+  }
+
+  @Test
+  void aCarryReservesWhatTheLeaseLacksOfItsLastSecondsSize() {
+    lease.refilled(100, 0, 1, 7);
+    for (int i = 0; i < 5; i++) {
+      lease.take(100);
+    }
+
+    assertThat(lease.carry(103)).as("six served in second 100, two kept: one handed out, four to reserve")
+        .isEqualTo(new ReadLease.Carried(100, 2, 4));
+    assertThat(lease.reserved(103, 4)).isEqualTo(ReadLease.Unused.NONE);
+    for (int i = 0; i < 5; i++) {
+      assertThat(lease.take(103)).as("read %d after the carried one", i + 1).isTrue();
+    }
+    assertThat(lease.take(103)).as("six in second 103, as in second 100").isFalse();
+  }
+
+  @Test
+  void aSessionCalledEveryFewSecondsIsHandedAReadAtEachCall() {
+    lease.refilled(100, 1, 1, 1);
+
+    for (long second = 104; second <= 120; second += 4) {
+      assertThat(lease.take(second)).isFalse();
+      assertThat(lease.carry(second)).as("the read in hand since second %d, and one more to reserve", second - 4)
+          .isEqualTo(new ReadLease.Carried(second - 4, 1, 1));
+      assertThat(lease.reserved(second, 1)).isEqualTo(ReadLease.Unused.NONE);
+    }
+  }
+
+  @Test
+  void readsACarryReservedAfterTheLeaseMovedOnAreGivenBack() {
+    lease.refilled(100, 4, 1, 4);
+    lease.carry(103);
+    lease.refilled(104, 2, 1, 2);
+
+    assertThat(lease.reserved(103, 3)).isEqualTo(new ReadLease.Unused(103, 3));
+    assertThat(lease.close(105)).as("the later refill's own reads are untouched").isEqualTo(new ReadLease.Unused(104, 2));
+  }
+
+  @Test
   void doublesWhenItRunsOutWithinItsSecond() {
     lease.refilled(100, 0, 1, 0);
     int[] asked = new int[10];
@@ -87,7 +139,8 @@ class ReadLeaseTest {
     lease.take(100);
 
     assertThat(lease.take(103)).as("not a read of second 103").isFalse();
-    assertThat(lease.carry(103)).as("the three kept, to move from second 100").isEqualTo(new ReadLease.Unused(100, 3));
+    assertThat(lease.carry(103)).as("the three kept, to move from second 100; they fill the lease")
+        .isEqualTo(new ReadLease.Carried(100, 3, 0));
     assertThat(lease.take(103)).isTrue();
     assertThat(lease.take(103)).isTrue();
     assertThat(lease.take(103)).as("one carried and two taken: all three handed out").isFalse();
@@ -110,8 +163,8 @@ class ReadLeaseTest {
     assertThat(lease.claimRefill(103_900)).as("no roll-ahead while the move runs").isEqualTo(ReadLease.NO_REFILL);
 
     assertThat(lease.carry(105)).as("while the move runs").isNull();
-    lease.topUpEnded();
-    assertThat(lease.carry(105)).isEqualTo(new ReadLease.Unused(103, 3));
+    assertThat(lease.reserved(103, 0)).isEqualTo(ReadLease.Unused.NONE);
+    assertThat(lease.carry(105)).isEqualTo(new ReadLease.Carried(103, 3, 0));
   }
 
   @Test
