@@ -36,7 +36,8 @@ import java.util.function.Consumer;
  * take on the event loop with no round trip. What is left at the end of the second is kept through
  * a pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is
  * answered at once from those reads, and a round trip in the background moves them to the second
- * they are served in. Older, they go back with the session's next round trip or the periodic
+ * they are served in and refills the lease there (a session called every few seconds keeps one
+ * read in hand). Older, they go back with the session's next round trip or the periodic
  * {@link #expire sweep}. A session calling steadily costs about one round trip per second instead
  * of one per call, made in the background near the end of each second for the next one (the lease
  * is rolled ahead), so its reads do not wait at a new second either; a busier one's full-sized
@@ -46,8 +47,9 @@ import java.util.function.Consumer;
  * a get first when another replica wrote since), as many again for the agent's counter when
  * per-agent quotas are set; none for a read its lease holds (a steady session's roll-ahead: two a
  * second, the reservation and the return of the second's rest; a busy session's top-ups: one per
- * {@code MAX_EXTRA / 2} reads; a paused session's first read: one, the move of the reads kept; all
- * off the call's path); one worker thread per busy session at a time.
+ * {@code MAX_EXTRA / 2} reads; a paused session's first read: one, the move of the reads kept with
+ * the refill; all off the call's path); one worker thread per busy session at a time, and one for
+ * the sweep's returns.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
