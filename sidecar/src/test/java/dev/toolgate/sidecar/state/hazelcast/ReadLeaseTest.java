@@ -21,7 +21,7 @@ class ReadLeaseTest {
   }
 
   @Test
-  void aSessionSeenWithinThePauseItIsRememberedThroughKeepsAtLeastOneReadInHand() {
+  void aSessionSeenWithinThePauseKeepsAtLeastOneReadInHand() {
     lease.refilled(100, 0, 1, 0);
 
     assertThat(lease.wanted(104)).as("one read served in second 100").isEqualTo(1);
