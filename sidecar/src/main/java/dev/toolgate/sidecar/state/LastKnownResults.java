@@ -57,7 +57,8 @@ public final class LastKnownResults {
 
   /** Keeps the result of a JSON-RPC response message, as the upstream sent it. */
   public void remember(String key, Buffer message, Instant at) {
-    boolean keep = weight(key, message.length()) <= maxBytes / 8;
+    long weight = weight(key, message.length());
+    boolean keep = weight <= maxBytes / 8;
     Known known = keep ? new Known(message.getBytes(), at) : null;
     synchronized (this) {
       Known previous = keep ? results.put(key, known) : results.remove(key);
@@ -65,7 +66,7 @@ public final class LastKnownResults {
         bytes -= weight(key, previous.message().length);
       }
       if (keep) {
-        bytes += weight(key, known.message().length);
+        bytes += weight;
         Iterator<Map.Entry<String, Known>> eldest = results.entrySet().iterator();
         while (results.size() > capacity || bytes > maxBytes) {
           Map.Entry<String, Known> e = eldest.next();
