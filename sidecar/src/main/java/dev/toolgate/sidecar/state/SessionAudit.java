@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,21 +17,32 @@ import java.util.Map;
  * <p>Bounded three ways: {@link #CALLS_KEPT} calls per session; {@link #SESSIONS_KEPT}
  * sessions, the least recently called forgotten first; and a session without a call for the quotas'
  * idle expiry is forgotten by {@link #expire}, as its counters are. A call is kept as one small
- * record of what its trace event already holds, formatted only when a block asks for it: a full
- * audit of 4,096 sessions retains 3.4 MiB, where JSON objects of formatted fields would retain 32
- * (about 40 bytes a call against 400), in a heap of 64 MiB (bench/README.md, "Many sessions' audit").
+ * record of what its trace event already holds, formatted only when a block asks for it: its time
+ * as two numbers, its tool's name as one copy shared by every call of that tool (a call's name is
+ * a string of its own, parsed from its request). A full audit of 4,096 sessions holds about 4 MiB
+ * (a class histogram: 50 bytes a call, its record 40), where an {@code Instant} and a copy of the
+ * name per call held 10 and JSON objects of formatted fields 32, in a heap of 64 MiB
+ * (bench/README.md, "Many sessions' audit").
  */
 public final class SessionAudit {
 
   public static final int CALLS_KEPT = 20;
   public static final int SESSIONS_KEPT = 4_096;
+  /** Distinct tool names shared; an agent calling more names than this keeps a copy per call of the rest. */
+  public static final int TOOL_NAMES_KEPT = 1_024;
 
-  private record Call(Instant at, String tool, int attempt, String result, String decision) {
+  private record Call(long epochSecond, int nano, String tool, int attempt, String result, String decision) {
     JsonObject json() {
-      return new JsonObject().put("ts", IsoInstant.format(at)).put("tool", tool).put("attempt", attempt)
-          .put("result", result).put("decision", decision);
+      return new JsonObject().put("ts", IsoInstant.format(Instant.ofEpochSecond(epochSecond, nano)))
+          .put("tool", tool).put("attempt", attempt).put("result", result).put("decision", decision);
+    }
+
+    long epochMilli() {
+      return epochSecond * 1_000 + nano / 1_000_000;
     }
   }
+
+  private final Map<String, String> toolNames = new HashMap<>();
 
   private final Map<String, Deque<Call>> sessions =
       new LinkedHashMap<>(256, 0.75f, true) {
@@ -49,7 +61,19 @@ public final class SessionAudit {
     if (calls.size() == CALLS_KEPT) {
       calls.removeFirst();
     }
-    calls.addLast(new Call(at, tool, attempt, result, decision));
+    calls.addLast(new Call(at.getEpochSecond(), at.getNano(), toolName(tool), attempt, result, decision));
+  }
+
+  /** The one copy kept of this tool's name, or the name itself once {@link #TOOL_NAMES_KEPT} are kept. */
+  synchronized String toolName(String tool) {
+    String kept = toolNames.get(tool);
+    if (kept != null) {
+      return kept;
+    }
+    if (toolNames.size() < TOOL_NAMES_KEPT) {
+      toolNames.put(tool, tool);
+    }
+    return tool;
   }
 
   /** The session's last calls, oldest first, as the audit record lists them. */
@@ -70,7 +94,7 @@ public final class SessionAudit {
    */
   public synchronized void expire(long nowMs, long idleMs) {
     Iterator<Deque<Call>> it = sessions.values().iterator();
-    while (it.hasNext() && nowMs - it.next().getLast().at().toEpochMilli() >= idleMs) {
+    while (it.hasNext() && nowMs - it.next().getLast().epochMilli() >= idleMs) {
       it.remove();
     }
   }

@@ -82,4 +82,39 @@ class SessionAuditTest {
     assertThat(audit.lastCalls("old-but-called-again")).hasSize(2);
     assertThat(audit.size()).isEqualTo(2);
   }
+
+  @Test
+  void keepsOneCopyOfAToolsNameForAllItsCalls() {
+    SessionAudit audit = new SessionAudit();
+    String first = new String("get_job".toCharArray());
+    audit.record("s1", AT, first, 1, "success", "allowed");
+
+    String parsedAgain = new String("get_job".toCharArray());
+
+    assertThat(audit.toolName(parsedAgain)).isSameAs(first);
+    assertThat(audit.toolName("other_tool")).isEqualTo("other_tool");
+  }
+
+  @Test
+  void keepsACopyPerCallOfNamesBeyondItsBound() {
+    SessionAudit audit = new SessionAudit();
+    for (int i = 0; i < SessionAudit.TOOL_NAMES_KEPT; i++) {
+      audit.record("s", AT, "tool-" + i, 1, "success", "allowed");
+    }
+    String beyond = new String("one-too-many".toCharArray());
+    audit.record("s", AT, beyond, 1, "success", "allowed");
+
+    String again = new String("one-too-many".toCharArray());
+
+    assertThat(audit.toolName(again)).isSameAs(again);
+    assertThat(audit.toolName(new String("tool-0".toCharArray()))).isEqualTo("tool-0");
+  }
+
+  @Test
+  void listsACallsTimeToTheNanosecondAsItsTraceEventDoes() {
+    SessionAudit audit = new SessionAudit();
+    audit.record("s", AT.plusNanos(1_234_567), "get_job", 1, "success", "allowed");
+
+    assertThat(audit.lastCalls("s").getJsonObject(0).getString("ts")).isEqualTo("2026-12-02T18:00:00.001234567Z");
+  }
 }
