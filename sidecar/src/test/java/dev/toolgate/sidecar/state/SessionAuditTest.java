@@ -92,7 +92,9 @@ class SessionAuditTest {
     String parsedAgain = new String("get_job".toCharArray());
 
     assertThat(audit.toolName(parsedAgain)).isSameAs(first);
-    assertThat(audit.toolName("other_tool")).isEqualTo("other_tool");
+    String other = new String("other_tool".toCharArray());
+    assertThat(audit.toolName(other)).isSameAs(other);
+    assertThat(audit.toolName(new String("other_tool".toCharArray()))).isSameAs(other);
   }
 
   @Test
@@ -107,7 +109,8 @@ class SessionAuditTest {
     String again = new String("one-too-many".toCharArray());
 
     assertThat(audit.toolName(again)).isSameAs(again);
-    assertThat(audit.toolName(new String("tool-0".toCharArray()))).isEqualTo("tool-0");
+    String keptBefore = new String("tool-0".toCharArray());
+    assertThat(audit.toolName(keptBefore)).isEqualTo("tool-0").isNotSameAs(keptBefore);
   }
 
   @Test
