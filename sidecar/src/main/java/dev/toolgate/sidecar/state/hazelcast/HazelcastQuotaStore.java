@@ -413,9 +413,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
   @Override
   public void expire(long nowMs, long idleMs) {
     long second = Math.floorDiv(nowMs, 1000);
+    long oldestKept = second - ReadLease.PAUSE_MEMORY_SECONDS;
     List<Map.Entry<String, ReadLease>> paused = new ArrayList<>();
     leases.forEach((session, lease) -> {
-      if (lease.holdsUnusedBefore(second - ReadLease.PAUSE_MEMORY_SECONDS)) {
+      if (lease.holdsUnusedBefore(oldestKept)) {
         paused.add(Map.entry(session, lease));
       } else if (lease.idle(second) && !waiting.containsKey(session)) {
         leases.remove(session, lease);
@@ -427,9 +428,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
     vertx.executeBlocking(() -> {
       try {
         for (Map.Entry<String, ReadLease> e : paused) {
-          if (e.getValue().holdsUnusedBefore(second - ReadLease.PAUSE_MEMORY_SECONDS)) {
-            returnRest(e.getKey(), e.getValue().close(second));
-          }
+          // Checked and given up in one step: a read may have carried the lease to a later second since.
+          returnRest(e.getKey(), e.getValue().close(oldestKept));
         }
       } finally {
         sweeping.set(false);
