@@ -4,6 +4,7 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 
 /**
  * A running Toolgate sidecar: the MCP proxy on its listen address, the admin listener, and the
@@ -23,11 +24,14 @@ public interface Sidecar {
    * selector: Netty's native epoll measured no gain here (bench/README.md). Eight workers are
    * plenty next to one agent (the quota store combines a session's calls) and each costs a stack;
    * the internal pool's default of 20 threads all came to exist, one per configuration poll, since
-   * a pool adds a thread per task until full.
+   * a pool adds a thread per task until full. No class-path file resolving: the sidecar reads its
+   * files by path and serves none, and without it Vert.x creates no {@code vertx-cache-*} directory,
+   * which a killed process leaves behind.
    */
   static VertxOptions vertxOptions() {
     return new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(DEFAULT_WORKER_THREADS)
-        .setInternalBlockingPoolSize(DEFAULT_INTERNAL_BLOCKING_THREADS);
+        .setInternalBlockingPoolSize(DEFAULT_INTERNAL_BLOCKING_THREADS)
+        .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false));
   }
 
   static Future<Sidecar> start(Vertx vertx, SidecarOptions options) {

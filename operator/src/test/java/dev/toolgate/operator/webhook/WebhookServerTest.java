@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +21,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The webhook over real TLS on loopback, trusted through the CA the operator generated. */
 class WebhookServerTest {
@@ -83,9 +85,8 @@ class WebhookServerTest {
   }
 
   @Test
-  void servesCertificatesIssuedByCertManagerFromTheirMountedSecret() throws Exception {
+  void servesCertificatesIssuedByCertManagerFromTheirMountedSecret(@TempDir Path mounted) throws Exception {
     WebhookCertificates issued = WebhookCertificates.generate(List.of("localhost"), Instant.now());
-    java.nio.file.Path mounted = java.nio.file.Files.createTempDirectory("cert-manager");
     issued.writeTo(mounted);
 
     WebhookCertificates loaded = WebhookCertificates.load(mounted);

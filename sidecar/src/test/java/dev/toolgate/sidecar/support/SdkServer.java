@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.catalina.Context;
+import org.apache.catalina.Globals;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
@@ -173,5 +174,9 @@ public final class SdkServer implements AutoCloseable {
     closeServer.run();
     tomcat.stop();
     tomcat.destroy();
+    // A Tomcat sets these to its directory when unset, and every later Tomcat in the JVM would create
+    // that directory again, after the test that owned it had deleted it.
+    System.clearProperty(Globals.CATALINA_HOME_PROP);
+    System.clearProperty(Globals.CATALINA_BASE_PROP);
   }
 }
