@@ -93,25 +93,17 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       tooLarge(req, limit);
       return promise.future();
     }
-    // Sized from Content-Length when given: no growth copies while the chunks arrive.
-    Buffer body = length > 0 ? Buffer.buffer((int) length) : Buffer.buffer();
-    boolean[] exceeded = new boolean[1];
+    RequestBody body = new RequestBody(limit, length);
     req.handler(
         chunk -> {
-          if (exceeded[0]) {
-            return;
-          }
-          if (body.length() + chunk.length() > limit) {
-            exceeded[0] = true;
+          if (!body.exceeded() && !body.add(chunk)) {
             tooLarge(req, limit);
-            return;
           }
-          body.appendBuffer(chunk);
         });
     req.endHandler(
         v -> {
-          if (!exceeded[0]) {
-            promise.complete(body);
+          if (!body.exceeded()) {
+            promise.complete(body.body());
           }
         });
     req.exceptionHandler(e -> LOG.debug("agent request failed while reading its body", e));
