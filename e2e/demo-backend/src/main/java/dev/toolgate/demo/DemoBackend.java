@@ -2,6 +2,8 @@ package dev.toolgate.demo;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 
 /**
  * A real MCP server (Streamable HTTP, protocol versions 2025-03-26 to 2026-07-28) that plays seed
@@ -12,6 +14,14 @@ import io.vertx.core.Vertx;
  * {"ms":n}}, {@code DELETE /faults}, and {@code GET /ledger}.
  */
 public interface DemoBackend {
+
+  /**
+   * The options its {@code main} runs Vert.x on: no class-path file resolving (it serves no file),
+   * so no {@code vertx-cache-*} directory, which a killed backend left behind.
+   */
+  static VertxOptions vertxOptions() {
+    return new VertxOptions().setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false));
+  }
 
   static Future<DemoBackend> start(Vertx vertx, DemoBackendOptions options) {
     return DemoServer.start(vertx, options);

@@ -40,7 +40,7 @@ public final class DemoBackendMain {
         default -> fail("unknown argument '" + args[i] + "'");
       }
     }
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
     DemoBackend.start(vertx, new DemoBackendOptions(host, port))
         .onSuccess(b -> System.out.println("demo backend listening on " + b.mcpUrl()))
         .onFailure(

@@ -3,9 +3,16 @@ package dev.toolgate.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DemoBackendTest {
 
@@ -16,6 +23,19 @@ class DemoBackendTest {
 
   private static JsonObject structured(JsonObject result) {
     return result.getJsonObject("structuredContent");
+  }
+
+  @Test
+  void runsOnAVertxThatCreatesNoFileCacheDirectory(@TempDir Path base) throws Exception {
+    VertxOptions options = DemoBackend.vertxOptions();
+    options.getFileSystemOptions().setFileCacheDir(base.resolve("vertx-cache").toString());
+
+    Vertx vertx = Vertx.vertx(options);
+    try (Stream<Path> files = Files.list(base)) {
+      assertThat(files).isEmpty();
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test
