@@ -17,7 +17,7 @@ public interface DemoBackend {
 
   /**
    * The options its {@code main} runs Vert.x on: no class-path file resolving (it serves no file),
-   * so no {@code vertx-cache-*} directory, which a killed backend left behind.
+   * so no {@code vertx-cache-*} directory, which a killed backend leaves behind.
    */
   static VertxOptions vertxOptions() {
     return new VertxOptions().setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false));
