@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class VertxOptionsTest {
     }
   }
 
-  private static java.util.List<String> entries(Path dir) throws Exception {
+  private static List<String> entries(Path dir) throws Exception {
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(p -> p.getFileName().toString()).toList();
     }
