@@ -1,8 +1,5 @@
 package dev.toolgate.sidecar.evidence;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,9 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * JSON lines written by one thread of its own. Callers (event loops) only offer the event to a
  * bounded queue: O(1), no encoding, no system call. The writer takes what is queued (up to
- * {@value #BATCH} items), encodes it into one chunk and writes the chunk with one call, then lets
- * events gather for {@value #LINGER_MS} ms: a busy sidecar makes one wake-up and one write per
- * batch instead of one per event, and an event reaches stdout at most that much later.
+ * {@value #BATCH} items), encodes it into one chunk ({@link EventLines}) and writes the chunk with
+ * one call, then lets events gather for {@value #LINGER_MS} ms: a busy sidecar makes one wake-up
+ * and one write per batch instead of one per event, and an event reaches stdout at most that much
+ * later.
  *
  * <p>When the stream's reader stalls (a container runtime's log pipe holds 64 KiB), the queue
  * fills and further events are dropped and counted instead of stalling tool calls; the next chunk
@@ -35,7 +33,6 @@ import org.slf4j.LoggerFactory;
 final class JsonLinesSink implements EventSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(JsonLinesSink.class);
-  private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
   private static final int BATCH = 256;
   private static final long LINGER_MS = 10;
   private static final long CLOSE_WAIT_MS = 2_000;
@@ -126,12 +123,11 @@ final class JsonLinesSink implements EventSink {
       line(new JsonObject().put("ts", IsoInstant.format(Instant.now())).put("event", "events_dropped")
           .put("count", lost - reported).put("total", lost).encode());
     }
-    for (Object item : batch) {
-      if (item instanceof AttemptEvent event) {
-        event(event);
-      } else {
-        line((String) item);
-      }
+    try {
+      EventLines.write(batch, chunk);
+    } catch (IOException e) {
+      // Writing into memory does not fail; a value Jackson refuses would be a bug, not an outage.
+      throw new UncheckedIOException(e);
     }
     try {
       chunk.writeTo(out);
@@ -149,16 +145,6 @@ final class JsonLinesSink implements EventSink {
     } finally {
       chunk.reset();
     }
-  }
-
-  private void event(AttemptEvent event) {
-    try (JsonGenerator json = JSON.createGenerator(chunk)) {
-      event.writeJson(json);
-    } catch (IOException e) {
-      // Writing into memory does not fail; a value Jackson refuses would be a bug, not an outage.
-      throw new UncheckedIOException(e);
-    }
-    chunk.write('\n');
   }
 
   private void line(String json) {

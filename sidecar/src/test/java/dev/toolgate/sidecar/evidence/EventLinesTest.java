@@ -1,0 +1,68 @@
+package dev.toolgate.sidecar.evidence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EventLinesTest {
+
+  private static AttemptEvent event(String correlationId) {
+    return new AttemptEvent(Instant.parse("2026-11-30T08:00:00Z"), correlationId, null, null, "s1", "get_job",
+        "jobs", 1, correlationId + "-a1", "success", 200, 1.5, null, null, 3, "abc", "enforce", "forwarded", null,
+        null, null, null, "closed");
+  }
+
+  private static List<String> lines(ByteArrayOutputStream out) {
+    return Arrays.asList(out.toString(StandardCharsets.UTF_8).split("\n", -1));
+  }
+
+  @Test
+  void writesEachItemOnALineOfItsOwnInTheBatchsOrderWithNothingBeforeIt() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    String record = new JsonObject().put("event", "quota_block").put("sessionKey", "s1").encode();
+
+    EventLines.write(List.of(event("c1"), record, event("c2"), event("c3")), out);
+
+    List<String> lines = lines(out);
+    assertThat(lines).as("four lines, the last one ended").hasSize(5).endsWith("");
+    assertThat(lines.subList(0, 4)).allSatisfy(l -> assertThat(l).startsWith("{").endsWith("}"));
+    assertThat(lines.get(1)).isEqualTo(record);
+    assertThat(lines.subList(0, 4)).extracting(l -> new JsonObject(l).getString("correlationId"))
+        .containsExactly("c1", null, "c2", "c3");
+    assertThat(new JsonObject(lines.get(3)).getDouble("durationMs")).isEqualTo(1.5);
+  }
+
+  @Test
+  void keepsARecordsTextAsUtf8() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    String record = new JsonObject().put("event", "kill_switch").put("reason", "arrêt d'urgence — équipe SRE").encode();
+
+    EventLines.write(List.of(record, event("c1")), out);
+
+    assertThat(lines(out).get(0)).isEqualTo(record);
+    assertThat(new JsonObject(lines(out).get(1)).getString("correlationId")).isEqualTo("c1");
+  }
+
+  @Test
+  void writesNothingForAnEmptyBatch() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    EventLines.write(List.of(), out);
+
+    assertThat(out.size()).isZero();
+  }
+
+  @Test
+  void refusesAnItemThatIsNeitherAnEventNorARecordNamingItsType() {
+    assertThatThrownBy(() -> EventLines.write(List.of(event("c1"), 42), new ByteArrayOutputStream()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.lang.Integer");
+  }
+}
