@@ -7,7 +7,6 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,9 +14,7 @@ import org.junit.jupiter.api.Test;
 class EventLinesTest {
 
   private static AttemptEvent event(String correlationId) {
-    return new AttemptEvent(Instant.parse("2026-11-30T08:00:00Z"), correlationId, null, null, "s1", "get_job",
-        "jobs", 1, correlationId + "-a1", "success", 200, 1.5, null, null, 3, "abc", "enforce", "forwarded", null,
-        null, null, null, "closed");
+    return AttemptEventExamples.forwarded(correlationId);
   }
 
   private static List<String> lines(ByteArrayOutputStream out) {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -20,9 +19,7 @@ import org.junit.jupiter.api.Test;
 class JsonLinesSinkTest {
 
   private static AttemptEvent event(String correlationId) {
-    return new AttemptEvent(Instant.parse("2026-11-30T08:00:00Z"), correlationId, null, null, "s1", "get_job",
-        "jobs", 1, correlationId + "-a1", "success", 200, 1.5, null, null, 3, "abc", "enforce", "forwarded", null,
-        null, null, null, "closed");
+    return AttemptEventExamples.forwarded(correlationId);
   }
 
   private static List<JsonObject> lines(ByteArrayOutputStream out) {
