@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.evidence;
 
+import static dev.toolgate.sidecar.evidence.AttemptEventExamples.forwarded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,10 +14,6 @@ import org.junit.jupiter.api.Test;
 
 class EventLinesTest {
 
-  private static AttemptEvent event(String correlationId) {
-    return AttemptEventExamples.forwarded(correlationId);
-  }
-
   private static List<String> lines(ByteArrayOutputStream out) {
     return Arrays.asList(out.toString(StandardCharsets.UTF_8).split("\n", -1));
   }
@@ -26,7 +23,7 @@ class EventLinesTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     String record = new JsonObject().put("event", "quota_block").put("sessionKey", "s1").encode();
 
-    EventLines.write(List.of(event("c1"), record, event("c2"), event("c3")), out);
+    EventLines.write(List.of(forwarded("c1"), record, forwarded("c2"), forwarded("c3")), out);
 
     List<String> lines = lines(out);
     assertThat(lines).as("four lines, the last one ended").hasSize(5).endsWith("");
@@ -42,7 +39,7 @@ class EventLinesTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     String record = new JsonObject().put("event", "kill_switch").put("reason", "arrêt d'urgence — équipe SRE").encode();
 
-    EventLines.write(List.of(record, event("c1")), out);
+    EventLines.write(List.of(record, forwarded("c1")), out);
 
     assertThat(lines(out).get(0)).isEqualTo(record);
     assertThat(new JsonObject(lines(out).get(1)).getString("correlationId")).isEqualTo("c1");
@@ -59,7 +56,7 @@ class EventLinesTest {
 
   @Test
   void refusesAnItemThatIsNeitherAnEventNorARecordNamingItsType() {
-    assertThatThrownBy(() -> EventLines.write(List.of(event("c1"), 42), new ByteArrayOutputStream()))
+    assertThatThrownBy(() -> EventLines.write(List.of(forwarded("c1"), 42), new ByteArrayOutputStream()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.lang.Integer");
   }
 }

@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.evidence;
 
+import static dev.toolgate.sidecar.evidence.AttemptEventExamples.forwarded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -18,10 +19,6 @@ import org.junit.jupiter.api.Test;
 
 class JsonLinesSinkTest {
 
-  private static AttemptEvent event(String correlationId) {
-    return AttemptEventExamples.forwarded(correlationId);
-  }
-
   private static List<JsonObject> lines(ByteArrayOutputStream out) {
     return Arrays.stream(out.toString(StandardCharsets.UTF_8).split("\n")).filter(l -> !l.isEmpty())
         .map(JsonObject::new).toList();
@@ -31,9 +28,9 @@ class JsonLinesSinkTest {
   void writesOneJsonLinePerEventInTheOrderGiven() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EventSink sink = EventSink.jsonLines(out);
-    sink.accept(event("c1"));
+    sink.accept(forwarded("c1"));
     sink.audit(new JsonObject().put("event", "quota_block").put("sessionKey", "s1"));
-    sink.accept(event("c2"));
+    sink.accept(forwarded("c2"));
     sink.close();
 
     List<JsonObject> lines = lines(out);
@@ -73,12 +70,12 @@ class JsonLinesSinkTest {
       }
     };
     EventSink sink = EventSink.jsonLines(stalled, 2);
-    sink.accept(event("c1"));
+    sink.accept(forwarded("c1"));
     assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
 
     // The writer is stuck on c1: two events fit in the queue, the next three are dropped at once.
     for (int i = 2; i <= 6; i++) {
-      sink.accept(event("c" + i));
+      sink.accept(forwarded("c" + i));
     }
     assertThat(sink.dropped()).isEqualTo(3);
 
@@ -100,8 +97,8 @@ class JsonLinesSinkTest {
       }
     };
     EventSink sink = EventSink.jsonLines(broken);
-    sink.accept(event("c1"));
-    sink.accept(event("c2"));
+    sink.accept(forwarded("c1"));
+    sink.accept(forwarded("c2"));
     await().atMost(Duration.ofSeconds(10)).until(() -> sink.dropped() == 2);
     sink.close();
   }
@@ -111,7 +108,7 @@ class JsonLinesSinkTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     EventSink sink = EventSink.jsonLines(out);
     sink.close();
-    sink.accept(event("late"));
+    sink.accept(forwarded("late"));
     assertThat(sink.dropped()).isEqualTo(1);
     assertThat(out.size()).isZero();
   }
