@@ -10,6 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,9 +27,22 @@ import java.util.concurrent.TimeUnit;
  */
 final class JvmGcTimeMetrics implements MeterBinder {
 
+  private final List<GarbageCollectorMXBean> collectors;
+  private final List<MemoryPoolMXBean> pools;
+
+  /** This JVM's collectors and memory pools. */
+  JvmGcTimeMetrics() {
+    this(ManagementFactory.getGarbageCollectorMXBeans(), ManagementFactory.getMemoryPoolMXBeans());
+  }
+
+  JvmGcTimeMetrics(List<GarbageCollectorMXBean> collectors, List<MemoryPoolMXBean> pools) {
+    this.collectors = List.copyOf(collectors);
+    this.pools = List.copyOf(pools);
+  }
+
   @Override
   public void bindTo(MeterRegistry registry) {
-    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+    for (GarbageCollectorMXBean collector : collectors) {
       FunctionTimer.builder("jvm.gc.pause", collector,
               c -> Math.max(0, c.getCollectionCount()),
               c -> Math.max(0, c.getCollectionTime()), TimeUnit.MILLISECONDS)
@@ -36,7 +50,7 @@ final class JvmGcTimeMetrics implements MeterBinder {
           .description("Time spent in GC pause")
           .register(registry);
     }
-    ManagementFactory.getMemoryPoolMXBeans().stream().filter(JvmGcTimeMetrics::isOldGeneration).findFirst()
+    pools.stream().filter(JvmGcTimeMetrics::isOldGeneration).findFirst()
         .ifPresent(old -> {
           Gauge.builder("jvm.gc.live.data.size", old, p -> used(p.getCollectionUsage()))
               .baseUnit(BaseUnits.BYTES)

@@ -3,10 +3,16 @@ package dev.toolgate.sidecar.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JvmGcTimeMetricsTest {
@@ -43,8 +49,9 @@ class JvmGcTimeMetricsTest {
 
       assertThat(sample(scrape, "jvm_gc_pause_seconds_count", collector.getName()))
           .as(collector.getName()).isBetween((double) countBefore, (double) countAfter);
+      // Milliseconds converted to seconds in floating point: a nanosecond's margin for rounding.
       assertThat(sample(scrape, "jvm_gc_pause_seconds_sum", collector.getName()))
-          .as(collector.getName()).isBetween(msBefore / 1000.0, msAfter / 1000.0);
+          .as(collector.getName()).isBetween(msBefore / 1000.0 - 1e-9, msAfter / 1000.0 + 1e-9);
     }
     assertThat(ManagementFactory.getGarbageCollectorMXBeans())
         .anySatisfy(c -> assertThat(c.getCollectionCount()).isPositive());
@@ -63,5 +70,30 @@ class JvmGcTimeMetricsTest {
       assertThat(sample(scrape, "jvm_gc_live_data_size_bytes")).isEqualTo((double) used).isPositive();
       assertThat(sample(scrape, "jvm_gc_max_data_size_bytes")).isEqualTo((double) old.getUsage().getMax());
     });
+  }
+
+  /** A memory pool that answers the four questions the binder asks with {@code answers}. */
+  private static MemoryPoolMXBean pool(Map<String, Object> answers) {
+    return (MemoryPoolMXBean) Proxy.newProxyInstance(MemoryPoolMXBean.class.getClassLoader(),
+        new Class<?>[] {MemoryPoolMXBean.class}, (proxy, method, args) -> {
+          if (!answers.containsKey(method.getName())) {
+            throw new UnsupportedOperationException(method.getName());
+          }
+          return answers.get(method.getName());
+        });
+  }
+
+  @Test
+  void reportsTheOldGenerationAfterItsLastCollectionNotAsItIsNow() {
+    MemoryPoolMXBean eden = pool(Map.of("getName", "Eden Space", "getType", MemoryType.HEAP));
+    MemoryPoolMXBean tenured = pool(Map.of("getName", "Tenured Gen", "getType", MemoryType.HEAP,
+        "getUsage", new MemoryUsage(16L << 20, 30L << 20, 32L << 20, 48L << 20),
+        "getCollectionUsage", new MemoryUsage(16L << 20, 12L << 20, 32L << 20, 48L << 20)));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    new JvmGcTimeMetrics(List.of(), List.of(eden, tenured)).bindTo(registry);
+
+    assertThat(registry.get("jvm.gc.live.data.size").gauge().value()).isEqualTo(12L << 20);
+    assertThat(registry.get("jvm.gc.max.data.size").gauge().value()).isEqualTo(48L << 20);
   }
 }
