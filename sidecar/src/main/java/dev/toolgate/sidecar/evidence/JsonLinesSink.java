@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,11 +118,11 @@ final class JsonLinesSink implements EventSink {
   private void writeChunk(List<Object> batch) {
     long lost = dropped.get();
     boolean reporting = lost > reported;
-    if (reporting) {
-      line(new JsonObject().put("ts", IsoInstant.format(Instant.now())).put("event", "events_dropped")
-          .put("count", lost - reported).put("total", lost).encode());
-    }
     try {
+      if (reporting) {
+        EventLines.write(List.of(new JsonObject().put("ts", IsoInstant.format(Instant.now()))
+            .put("event", "events_dropped").put("count", lost - reported).put("total", lost).encode()), chunk);
+      }
       EventLines.write(batch, chunk);
     } catch (IOException e) {
       // Writing into memory does not fail; a value Jackson refuses would be a bug, not an outage.
@@ -145,10 +144,5 @@ final class JsonLinesSink implements EventSink {
     } finally {
       chunk.reset();
     }
-  }
-
-  private void line(String json) {
-    chunk.writeBytes(json.getBytes(StandardCharsets.UTF_8));
-    chunk.write('\n');
   }
 }
