@@ -11,11 +11,13 @@ import java.util.stream.Stream;
 
 /**
  * What bounds a target at saturation on this machine, over its turns: its busiest thread's CPU as
- * a share of one core (a proxy's event loop: near 1.0 is a one-thread ceiling), and the share of
- * all the machine's cores that was busy (near 1.0 with the thread below it: the calls wait for a
- * core, and only less CPU per call raises the throughput). Read from {@code /proc}: a thread's
- * {@code utime + stime} in clock ticks, and the first line of {@code /proc/stat}. Where there is no
- * {@code /proc}, both read as unknown. Cost: one read of each of the target's threads per turn.
+ * a share of one core (a proxy's event loop: near 1.0 is a one-thread ceiling), the share of all
+ * the machine's cores that was busy (near 1.0 with the thread below it: the calls wait for a core,
+ * and only less CPU per call raises the throughput), and per call the CPU of the target's process
+ * and of the whole machine (every process of the run and the kernel: what the calls a second of a
+ * target on shared cores follow). Read from {@code /proc}: a thread's {@code utime + stime} in
+ * clock ticks, and the first line of {@code /proc/stat}. Where there is no {@code /proc}, all read
+ * as unknown. Cost: one read of each of the target's threads per turn.
  */
 final class CpuShares {
 
@@ -58,6 +60,8 @@ final class CpuShares {
   record Turn(Map<Long, Long> threads, Machine machine, long startNanos) {}
 
   private long busiestTicks;
+  private long processTicks;
+  private boolean threadsRead;
   private double seconds;
   private Machine machine = Machine.UNKNOWN;
 
@@ -69,11 +73,15 @@ final class CpuShares {
   /** Ends {@code turn} and adds it. */
   void end(Turn turn, List<Long> pids) {
     long nanos = System.nanoTime() - turn.startNanos();
-    add(busiest(turn.threads(), threadTicks(pids)), nanos / 1e9, Machine.now().minus(turn.machine()));
+    Map<Long, Long> after = threadTicks(pids);
+    threadsRead |= !after.isEmpty();
+    add(busiest(turn.threads(), after), ran(turn.threads(), after), nanos / 1e9, Machine.now().minus(turn.machine()));
   }
 
-  void add(long busiestThreadTicks, double turnSeconds, Machine turnMachine) {
+  void add(long busiestThreadTicks, long processTicks, double turnSeconds, Machine turnMachine) {
     busiestTicks += busiestThreadTicks;
+    this.processTicks += processTicks;
+    threadsRead |= processTicks > 0;
     seconds += turnSeconds;
     machine = machine.plus(turnMachine);
   }
@@ -88,6 +96,16 @@ final class CpuShares {
     return machine.total() <= 0 ? Double.NaN : (double) machine.busy() / machine.total();
   }
 
+  /** The target's CPU time per call over the turns, all its threads, in µs; NaN where unknown or without calls. */
+  double processMicrosPerCall(long calls) {
+    return !threadsRead || calls <= 0 ? Double.NaN : processTicks / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
+  }
+
+  /** The machine's busy CPU time per call over the turns, all its cores, in µs; NaN where unknown. */
+  double machineMicrosPerCall(long calls) {
+    return machine.total() <= 0 || calls <= 0 ? Double.NaN : machine.busy() / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
+  }
+
   /** The most ticks one thread ran between two readings; a thread started in between counts from 0. */
   static long busiest(Map<Long, Long> before, Map<Long, Long> after) {
     long most = 0;
@@ -95,6 +113,15 @@ final class CpuShares {
       most = Math.max(most, e.getValue() - before.getOrDefault(e.getKey(), 0L));
     }
     return most;
+  }
+
+  /** The ticks all the threads ran between two readings; a thread started in between counts from 0. */
+  static long ran(Map<Long, Long> before, Map<Long, Long> after) {
+    long sum = 0;
+    for (Map.Entry<Long, Long> e : after.entrySet()) {
+      sum += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+    }
+    return sum;
   }
 
   /** Ticks (user + system) of every thread of the processes, by thread id; empty without /proc. */

@@ -526,10 +526,12 @@ public final class LoadBench {
     OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"
         + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores;"
+        + " cpu: the target's CPU time per call, all its threads; machine µs/call: the busy time of all cores per call,"
+        + " every process of the run included, which the calls a second follow on shared cores;"
         + " peak: the most the target has held resident since its start, warm-up and saturation included)%n"
-        + "%-22s %10s %10s %10s %10s %8s %9s%n",
+        + "%-22s %10s %10s %10s %10s %8s %12s %16s %9s%n",
         o.inFlight(), o.seconds(),
-        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "peak MiB");
+        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "cpu µs/call", "machine µs/call", "peak MiB");
     Map<String, Double> saturation = new LinkedHashMap<>();
     slowCalls.phase("settle saturation");
     inTurns(generators, o.settle(), (t, g) -> g.saturate(o.inFlight(), 1));
@@ -550,11 +552,15 @@ public final class LoadBench {
       saturation.put(e.getKey().name(), r.throughput());
       goals.saturation(e.getKey().name(), r.throughput());
       goals.peak(e.getKey().name(), peakMib);
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %9s%n", e.getKey().name(), r.throughput(),
+      double processMicros = process == null ? Double.NaN : cpu.processMicrosPerCall(r.completed());
+      double machineMicros = cpu.machineMicrosPerCall(r.completed());
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %12s %16s %9s%n", e.getKey().name(), r.throughput(),
           cell(saturation.containsKey(NGINX), "%.2f", r.throughput() / saturation.getOrDefault(NGINX, 1.0)),
           ms(r.latencyMicros(), 99),
           cell(process != null, "%.2f", cpu.busiestThread()),
           cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()),
+          cell(!Double.isNaN(processMicros), "%.0f", processMicros),
+          cell(!Double.isNaN(machineMicros), "%.0f", machineMicros),
           cell(process != null, "%.1f", peakMib));
     }
     if (o.firstCalls() > 0) {

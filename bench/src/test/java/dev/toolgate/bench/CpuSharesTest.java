@@ -34,13 +34,44 @@ class CpuSharesTest {
   }
 
   @Test
+  void theProcessRanWhatAllItsThreadsRan_aNewThreadCountingFromZero() {
+    assertThat(CpuShares.ran(Map.of(1L, 10L, 2L, 100L), Map.of(1L, 60L, 2L, 120L))).isEqualTo(70);
+    assertThat(CpuShares.ran(Map.of(1L, 10L), Map.of(1L, 12L, 3L, 40L))).isEqualTo(42);
+    assertThat(CpuShares.ran(Map.of(), Map.of())).isZero();
+  }
+
+  @Test
+  void perCallTheTurnsCpuIsDividedByTheirCalls() {
+    CpuShares shares = new CpuShares();
+    assertThat(shares.processMicrosPerCall(1_000)).as("before any turn").isNaN();
+    assertThat(shares.machineMicrosPerCall(1_000)).as("before any turn").isNaN();
+
+    shares.add(40, 50, 1.0, new CpuShares.Machine(150, 200));
+    shares.add(20, 30, 1.0, new CpuShares.Machine(190, 200));
+
+    // 80 ticks of 10 ms and 340 busy ticks over 1,000 calls.
+    assertThat(shares.processMicrosPerCall(1_000)).isCloseTo(800.0, within(1e-9));
+    assertThat(shares.machineMicrosPerCall(1_000)).isCloseTo(3_400.0, within(1e-9));
+    assertThat(shares.processMicrosPerCall(0)).as("no call").isNaN();
+    assertThat(shares.machineMicrosPerCall(0)).as("no call").isNaN();
+  }
+
+  @Test
+  void aTargetWhoseThreadsCannotBeReadHasNoCpuPerCall() {
+    CpuShares shares = new CpuShares();
+    shares.end(CpuShares.start(List.of(Long.MAX_VALUE)), List.of(Long.MAX_VALUE));
+
+    assertThat(shares.processMicrosPerCall(1_000)).isNaN();
+  }
+
+  @Test
   void sharesAreTakenOverAllTheTurnsTogether() {
     CpuShares shares = new CpuShares();
     assertThat(shares.busiestThread()).isNaN();
     assertThat(shares.machineBusy()).isNaN();
 
-    shares.add(60, 1.0, new CpuShares.Machine(150, 200));
-    shares.add(40, 1.0, new CpuShares.Machine(190, 200));
+    shares.add(60, 60, 1.0, new CpuShares.Machine(150, 200));
+    shares.add(40, 40, 1.0, new CpuShares.Machine(190, 200));
 
     assertThat(shares.busiestThread()).isCloseTo(0.5, within(1e-9));
     assertThat(shares.machineBusy()).isCloseTo(0.85, within(1e-9));
@@ -64,6 +95,10 @@ class CpuSharesTest {
     assertThat(spun).isPositive();
     assertThat(shares.busiestThread()).as("the spinning thread, in cores").isBetween(0.3, 1.05);
     assertThat(shares.machineBusy()).isBetween(0.0, 1.0);
+    assertThat(shares.processMicrosPerCall(1)).as("the spin's 0.3 s at least, as one call, in µs")
+        .isGreaterThanOrEqualTo(shares.busiestThread() * 0.3e6 * 0.9);
+    assertThat(shares.machineMicrosPerCall(1)).as("the machine ran this process at least (ticks read apart)")
+        .isGreaterThanOrEqualTo(shares.processMicrosPerCall(1) * 0.5);
   }
 
   @Test
