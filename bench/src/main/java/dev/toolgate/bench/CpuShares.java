@@ -61,6 +61,7 @@ final class CpuShares {
 
   private long busiestTicks;
   private long processTicks;
+  /** Whether a turn read the target's threads: where none could, its CPU per call is unknown, not zero. */
   private boolean threadsRead;
   private double seconds;
   private Machine machine = Machine.UNKNOWN;

@@ -95,7 +95,7 @@ class CpuSharesTest {
     assertThat(spun).isPositive();
     assertThat(shares.busiestThread()).as("the spinning thread, in cores").isBetween(0.3, 1.05);
     assertThat(shares.machineBusy()).isBetween(0.0, 1.0);
-    assertThat(shares.processMicrosPerCall(1)).as("the spin's 0.3 s at least, as one call, in µs")
+    assertThat(shares.processMicrosPerCall(1)).as("all the threads' run, as one call in µs: the spinning one's at least")
         .isGreaterThanOrEqualTo(shares.busiestThread() * 0.3e6 * 0.9);
     assertThat(shares.machineMicrosPerCall(1)).as("the machine ran this process at least (ticks read apart)")
         .isGreaterThanOrEqualTo(shares.processMicrosPerCall(1) * 0.5);
