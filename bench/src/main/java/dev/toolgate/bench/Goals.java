@@ -70,6 +70,8 @@ final class Goals {
     private double nginxOneAtATime = Double.NaN;
     private double fullSaturation = Double.NaN;
     private double nginxSaturation = Double.NaN;
+    private double fullMachineMicros = Double.NaN;
+    private double nginxMachineMicros = Double.NaN;
     private double residentMib = Double.NaN;
     private double peakResidentMib = Double.NaN;
     private long readyMillis = -1;
@@ -111,11 +113,20 @@ final class Goals {
       }
     }
 
-    /** A target's calls per second at saturation. */
-    void saturation(String target, double callsPerSecond) {
+    /**
+     * A target's calls per second at saturation, and the machine's busy CPU time per call in its
+     * turns, in µs (NaN where unknown): on shared cores the first follows the second.
+     */
+    void saturation(String target, double callsPerSecond, double machineMicrosPerCall) {
       switch (target) {
-        case FULL_POLICY -> fullSaturation = callsPerSecond;
-        case NGINX -> nginxSaturation = callsPerSecond;
+        case FULL_POLICY -> {
+          fullSaturation = callsPerSecond;
+          fullMachineMicros = machineMicrosPerCall;
+        }
+        case NGINX -> {
+          nginxSaturation = callsPerSecond;
+          nginxMachineMicros = machineMicrosPerCall;
+        }
         default -> { }
       }
     }
@@ -160,8 +171,12 @@ final class Goals {
     verdicts.add(Double.isNaN(r.fullSaturation) || !(r.nginxSaturation > 0)
         ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL_POLICY + " or no " + NGINX + " at saturation")
         : new Verdict(goal, status(r.fullSaturation / r.nginxSaturation >= SATURATION_OF_NGINX),
-            format("%.2f (%.0f against %.0f calls/s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
-                r.nginxSaturation)));
+            format("%.2f (%.0f against %.0f calls/s", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
+                r.nginxSaturation)
+                + (Double.isNaN(r.fullMachineMicros) || Double.isNaN(r.nginxMachineMicros) ? ""
+                    : format("; a call cost the machine %.0f us against nginx's %.0f", r.fullMachineMicros,
+                        r.nginxMachineMicros))
+                + ")"));
     goal = format("resident <= %.0f MiB under load", RESIDENT_MIB);
     verdicts.add(Double.isNaN(r.residentMib)
         ? new Verdict(goal, Status.NOT_MEASURED, "no sidecar loaded at a fixed rate")

@@ -550,10 +550,10 @@ public final class LoadBench {
       LocalProcess process = e.getKey().process();
       double peakMib = process == null ? Double.NaN : process.peakResidentMib();
       saturation.put(e.getKey().name(), r.throughput());
-      goals.saturation(e.getKey().name(), r.throughput());
-      goals.peak(e.getKey().name(), peakMib);
       double processMicros = process == null ? Double.NaN : cpu.processMicrosPerCall(r.completed());
       double machineMicros = cpu.machineMicrosPerCall(r.completed());
+      goals.saturation(e.getKey().name(), r.throughput(), machineMicros);
+      goals.peak(e.getKey().name(), peakMib);
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %12s %16s %9s%n", e.getKey().name(), r.throughput(),
           cell(saturation.containsKey(NGINX), "%.2f", r.throughput() / saturation.getOrDefault(NGINX, 1.0)),
           ms(r.latencyMicros(), 99),

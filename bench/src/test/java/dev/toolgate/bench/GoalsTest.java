@@ -24,8 +24,8 @@ class GoalsTest {
     r.rate(2000, "full policy", 0.200, 1.494, 1.230, 118);
     r.oneAtATime("nginx", 0.064);
     r.oneAtATime("pass-through", 0.136);
-    r.saturation("nginx", 28110);
-    r.saturation("full policy", 15523);
+    r.saturation("nginx", 28110, Double.NaN);
+    r.saturation("full policy", 15523, Double.NaN);
     r.ready(600);
     return r;
   }
@@ -194,7 +194,7 @@ class GoalsTest {
   void leavesAComparedBuildsRowsOut() {
     Goals.Readings r = new Goals.Readings();
     r.rate(1000, "full policy (base)", 0.9, 5.0, 5.0, 160);
-    r.saturation("full policy (base)", 100);
+    r.saturation("full policy (base)", 100, 900.0);
     r.peak("full policy (base)", 160);
     r.oneAtATime("pass-through (base)", 0.5);
 
@@ -235,8 +235,8 @@ class GoalsTest {
   @Test
   void missesSaturationAndReadyBeyondTheirBounds() {
     Goals.Readings r = new Goals.Readings();
-    r.saturation("nginx", 28000);
-    r.saturation("full policy", 13700);
+    r.saturation("nginx", 28000, Double.NaN);
+    r.saturation("full policy", 13700, Double.NaN);
     r.ready(2100);
 
     List<Verdict> verdicts = Goals.judge(r);
@@ -244,6 +244,21 @@ class GoalsTest {
     assertThat(verdict(verdicts, "saturation").status()).isEqualTo(Status.MISSED);
     assertThat(verdict(verdicts, "saturation").reading()).isEqualTo("0.49 (13700 against 28000 calls/s)");
     assertThat(verdict(verdicts, "ready").status()).isEqualTo(Status.MISSED);
+  }
+
+  @Test
+  void namesWhatACallCostTheMachineBesideTheSaturationRatioWhereBothWereRead() {
+    Goals.Readings r = new Goals.Readings();
+    r.saturation("nginx", 22232, 84.2);
+    r.saturation("full policy", 10352, 173.4);
+    Goals.Readings nginxUnread = new Goals.Readings();
+    nginxUnread.saturation("nginx", 22232, Double.NaN);
+    nginxUnread.saturation("full policy", 10352, 173.4);
+
+    assertThat(verdict(Goals.judge(r), "saturation").reading())
+        .isEqualTo("0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
+    assertThat(verdict(Goals.judge(nginxUnread), "saturation").reading())
+        .isEqualTo("0.47 (10352 against 22232 calls/s)");
   }
 
   @Test
