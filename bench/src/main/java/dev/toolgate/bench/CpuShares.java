@@ -61,7 +61,7 @@ final class CpuShares {
 
   private long busiestTicks;
   private long processTicks;
-  /** Whether a turn read the target's threads: where none could, its CPU per call is unknown, not zero. */
+  /** Whether a turn found the target's threads: where none could be read, its CPU per call is unknown, not zero. */
   private boolean threadsRead;
   private double seconds;
   private Machine machine = Machine.UNKNOWN;
@@ -82,7 +82,6 @@ final class CpuShares {
   void add(long busiestThreadTicks, long processTicks, double turnSeconds, Machine turnMachine) {
     busiestTicks += busiestThreadTicks;
     this.processTicks += processTicks;
-    threadsRead |= processTicks > 0;
     seconds += turnSeconds;
     machine = machine.plus(turnMachine);
   }
@@ -99,7 +98,7 @@ final class CpuShares {
 
   /** The target's CPU time per call over the turns, all its threads, in µs; NaN where unknown or without calls. */
   double processMicrosPerCall(long calls) {
-    return !threadsRead || calls <= 0 ? Double.NaN : processTicks / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
+    return !(threadsRead || processTicks > 0) || calls <= 0 ? Double.NaN : processTicks / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
   }
 
   /** The machine's busy CPU time per call over the turns, all its cores, in µs; NaN where unknown. */

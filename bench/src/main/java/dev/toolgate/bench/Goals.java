@@ -159,6 +159,14 @@ final class Goals {
 
   private Goals() {}
 
+  /** The ratio, both rates, and what a call cost the machine through each where both were read. */
+  private static String saturation(Readings r) {
+    String machine = Double.isNaN(r.fullMachineMicros) || Double.isNaN(r.nginxMachineMicros) ? ""
+        : format("; a call cost the machine %.0f us against nginx's %.0f", r.fullMachineMicros, r.nginxMachineMicros);
+    return format("%.2f (%.0f against %.0f calls/s%s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
+        r.nginxSaturation, machine);
+  }
+
   static List<Verdict> judge(Readings r) {
     List<Verdict> verdicts = new ArrayList<>();
     String atRate = "no " + FULL_POLICY + " row at " + RATE + " calls/s in this run";
@@ -170,13 +178,7 @@ final class Goals {
     String goal = format("saturation >= %.1f of nginx's (full policy)", SATURATION_OF_NGINX);
     verdicts.add(Double.isNaN(r.fullSaturation) || !(r.nginxSaturation > 0)
         ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL_POLICY + " or no " + NGINX + " at saturation")
-        : new Verdict(goal, status(r.fullSaturation / r.nginxSaturation >= SATURATION_OF_NGINX),
-            format("%.2f (%.0f against %.0f calls/s", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
-                r.nginxSaturation)
-                + (Double.isNaN(r.fullMachineMicros) || Double.isNaN(r.nginxMachineMicros) ? ""
-                    : format("; a call cost the machine %.0f us against nginx's %.0f", r.fullMachineMicros,
-                        r.nginxMachineMicros))
-                + ")"));
+        : new Verdict(goal, status(r.fullSaturation / r.nginxSaturation >= SATURATION_OF_NGINX), saturation(r)));
     goal = format("resident <= %.0f MiB under load", RESIDENT_MIB);
     verdicts.add(Double.isNaN(r.residentMib)
         ? new Verdict(goal, Status.NOT_MEASURED, "no sidecar loaded at a fixed rate")

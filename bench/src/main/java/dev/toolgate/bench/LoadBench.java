@@ -550,7 +550,7 @@ public final class LoadBench {
       LocalProcess process = e.getKey().process();
       double peakMib = process == null ? Double.NaN : process.peakResidentMib();
       saturation.put(e.getKey().name(), r.throughput());
-      double processMicros = process == null ? Double.NaN : cpu.processMicrosPerCall(r.completed());
+      double processMicros = cpu.processMicrosPerCall(r.completed());
       double machineMicros = cpu.machineMicrosPerCall(r.completed());
       goals.saturation(e.getKey().name(), r.throughput(), machineMicros);
       goals.peak(e.getKey().name(), peakMib);
