@@ -23,7 +23,7 @@ package dev.toolgate.sidecar.state.hazelcast;
  * #MAX_EXTRA} reads, until the lease's rest is returned.
  *
  * <p>A lease at its largest size ({@code MAX_EXTRA}, a session calling more than that many times a
- * second) is <em>topped up</em> when half of it is left: one refill, in the background, back to
+ * second) is <em>topped up</em> when {@link #TOP_UP_LEFT} reads are left: one refill, in the background, back to
  * {@code MAX_EXTRA}, so a busy session's calls do not queue behind a round trip each time the lease
  * runs dry. Smaller leases are refilled when empty, which keeps a steady session at one round trip
  * per second. A lease never holds more than {@code MAX_EXTRA} reads either way.
@@ -46,6 +46,12 @@ final class ReadLease {
 
   /** Reads reserved beyond the call that asks; bounds what another replica can be refused early. */
   static final int MAX_EXTRA = 256;
+  /**
+   * Reads left in a full-sized lease when it is topped up, back to {@link #MAX_EXTRA}: each round
+   * trip refills three quarters of the lease (bench/README.md, "A lease topped up when a quarter is
+   * left"), and a quarter is left for the reads that arrive while it runs.
+   */
+  static final int TOP_UP_LEFT = MAX_EXTRA / 4;
   /** How long a paused session's lease is kept: its last second with reads sizes the next, its reads are handed out. */
   static final int PAUSE_MEMORY_SECONDS = 30;
   /** How long before its second ends a lease in use reserves the next second's reads. */
@@ -134,7 +140,7 @@ final class ReadLease {
   }
 
   /**
-   * Whether a top-up is due now (a full-sized lease of {@code nowSecond} half used, none under way);
+   * Whether a top-up is due now (a full-sized lease of {@code nowSecond} down to {@link #TOP_UP_LEFT}, none under way);
    * if so, this caller has claimed it and must end it with {@link #topUpEnded}.
    */
   synchronized boolean claimTopUp(long nowSecond) {
@@ -151,7 +157,7 @@ final class ReadLease {
    * nowMs} in the last {@link #ROLL_AHEAD_MS} of the lease's own second, once per second), sized to
    * this second's pace over the rest of it and the whole next one, and at least to the size the
    * lease reached in this second; or, for a full-sized lease
-   * already rolled ahead and half used before its second starts, its top-up, reserved ahead too.
+   * already rolled ahead and down to {@link #TOP_UP_LEFT} before its second starts, its top-up, reserved ahead too.
    * Never while another top-up or roll-ahead is under way.
    */
   synchronized int claimReadsAhead(long nowMs) {
@@ -204,9 +210,9 @@ final class ReadLease {
     return rest;
   }
 
-  /** A full-sized lease with half of it or less left: the one condition of a top-up, in its second or ahead of it. */
+  /** A full-sized lease with {@link #TOP_UP_LEFT} reads or fewer left: the one condition of a top-up, in its second or ahead of it. */
   private boolean dueForTopUp() {
-    return extra >= MAX_EXTRA && unused * 2 <= MAX_EXTRA;
+    return extra >= MAX_EXTRA && unused <= TOP_UP_LEFT;
   }
 
   /** Whether the lease was rolled ahead into the second after {@code nowSecond}. */

@@ -364,18 +364,18 @@ class HazelcastQuotaStoreIT {
     awaitBackgroundRoundTrips();
     int served = busy + 1;
     int held = storedReads() - served;
-    assertThat(held).as("the lease kept: more than half full").isBetween(ReadLease.MAX_EXTRA / 2 + 1, ReadLease.MAX_EXTRA);
-    for (int i = 0; i < held - ReadLease.MAX_EXTRA / 2; i++) {
+    assertThat(held).as("the lease kept: more than a quarter full").isBetween(ReadLease.TOP_UP_LEFT + 1, ReadLease.MAX_EXTRA);
+    for (int i = 0; i < held - ReadLease.TOP_UP_LEFT; i++) {
       assertThat(store.consume("s1", "agent-1", false, roomier, now).isComplete()).isTrue();
       served++;
     }
     int servedThen = served;
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("half of it used: topped up to a full lease").isEqualTo(servedThen + ReadLease.MAX_EXTRA));
+        .as("down to a quarter: topped up to a full lease").isEqualTo(servedThen + ReadLease.MAX_EXTRA));
 
     for (int round = 0; round < 10; round++) {
       long versionBefore = version();
-      for (int i = 0; i < ReadLease.MAX_EXTRA / 2; i++) {
+      for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT; i++) {
         Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, roomier, now + round);
         assertThat(verdict.isComplete()).as("read %d of round %d answered from the lease, at once", i, round).isTrue();
         assertThat(verdict.result().allowed()).isTrue();

@@ -170,7 +170,7 @@ class ReadLeaseTest {
   @Test
   void neverCarriesWhileARefillIsUnderWay() {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
-    for (int i = 0; i < ReadLease.MAX_EXTRA / 2; i++) {
+    for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT; i++) {
       lease.take(100);
     }
     assertThat(lease.claimTopUp(100)).isTrue();
@@ -189,11 +189,11 @@ class ReadLeaseTest {
   }
 
   @Test
-  void claimsOneTopUpWhenAFullSizedLeaseIsHalfUsed() {
+  void claimsOneTopUpWhenAFullSizedLeaseIsDownToAQuarter() {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
-    for (int i = 0; i < ReadLease.MAX_EXTRA / 2 - 1; i++) {
+    for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT - 1; i++) {
       lease.take(100);
-      assertThat(lease.claimTopUp(100)).as("more than half left after %d reads", i + 1).isFalse();
+      assertThat(lease.claimTopUp(100)).as("more than a quarter left after %d reads", i + 1).isFalse();
     }
     lease.take(100);
 
@@ -273,7 +273,7 @@ class ReadLeaseTest {
   @Test
   void neverRollsAheadWhileATopUpIsUnderWay() {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
-    for (int i = 0; i < ReadLease.MAX_EXTRA / 2; i++) {
+    for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT; i++) {
       lease.take(100);
     }
     assertThat(lease.claimTopUp(100)).isTrue();
@@ -296,7 +296,7 @@ class ReadLeaseTest {
   }
 
   @Test
-  void aFullLeaseRolledAheadAndHalfUsedBeforeItsSecondIsToppedUpAhead() {
+  void aFullLeaseRolledAheadAndDownToAQuarterBeforeItsSecondIsToppedUpAhead() {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < 200; i++) {
       lease.take(100);
@@ -304,16 +304,16 @@ class ReadLeaseTest {
     assertThat(lease.claimReadsAhead(100_850)).isEqualTo(ReadLease.MAX_EXTRA);
     lease.rolled(101, ReadLease.MAX_EXTRA, ReadLease.MAX_EXTRA);
     lease.topUpEnded();
-    for (int i = 0; i < ReadLease.MAX_EXTRA / 2 - 1; i++) {
+    for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT - 1; i++) {
       lease.take(100);
-      assertThat(lease.claimReadsAhead(100_900)).as("more than half left").isZero();
+      assertThat(lease.claimReadsAhead(100_900)).as("more than a quarter left").isZero();
     }
     lease.take(100);
 
     int topUp = lease.claimReadsAhead(100_950);
     ReadLease.Unused back = lease.rolled(101, ReadLease.MAX_EXTRA, topUp);
 
-    assertThat(topUp).isEqualTo(ReadLease.MAX_EXTRA / 2);
+    assertThat(topUp).isEqualTo(ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT);
     assertThat(back).isEqualTo(ReadLease.Unused.NONE);
     assertThat(lease.close(102)).as("full again, all counted in second 101")
         .isEqualTo(new ReadLease.Unused(101, ReadLease.MAX_EXTRA));
