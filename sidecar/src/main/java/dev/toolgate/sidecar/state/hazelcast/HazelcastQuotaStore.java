@@ -41,15 +41,16 @@ import java.util.function.Consumer;
  * {@link #expire sweep}. A session calling steadily costs about one round trip per second instead
  * of one per call, made in the background near the end of each second for the next one (the lease
  * is rolled ahead), so its reads do not wait at a new second either; a busier one's full-sized
- * lease is topped up in the background when a quarter is left, so its reads do not wait for the refill.
+ * lease is topped up in the background when a quarter is left, so its reads do not wait for the
+ * refill.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;
  * a get first when another replica wrote since), as many again for the agent's counter when
  * per-agent quotas are set; none for a read its lease holds (a steady session's roll-ahead: two a
  * second, the reservation and the return of the second's rest; a busy session's top-ups: one per
- * {@code MAX_EXTRA - TOP_UP_LEFT} reads; a paused session's first read: one, the move of the reads kept with
- * the refill; all off the call's path); one worker thread per busy session at a time, and one for
- * the sweep's returns.
+ * {@code MAX_EXTRA - TOP_UP_LEFT} reads; a paused session's first read: one, the move of the reads
+ * kept with the refill; all off the call's path); one worker thread per busy session at a time,
+ * and one for the sweep's returns.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 

@@ -23,10 +23,10 @@ package dev.toolgate.sidecar.state.hazelcast;
  * #MAX_EXTRA} reads, until the lease's rest is returned.
  *
  * <p>A lease at its largest size ({@code MAX_EXTRA}, a session calling more than that many times a
- * second) is <em>topped up</em> when {@link #TOP_UP_LEFT} reads are left: one refill, in the background, back to
- * {@code MAX_EXTRA}, so a busy session's calls do not queue behind a round trip each time the lease
- * runs dry. Smaller leases are refilled when empty, which keeps a steady session at one round trip
- * per second. A lease never holds more than {@code MAX_EXTRA} reads either way.
+ * second) is <em>topped up</em> when {@link #TOP_UP_LEFT} reads are left: one refill, in the
+ * background, back to {@code MAX_EXTRA}, so a busy session's calls do not queue behind a round trip
+ * each time the lease runs dry. Smaller leases are refilled when empty, which keeps a steady session
+ * at one round trip per second. A lease never holds more than {@code MAX_EXTRA} reads either way.
  *
  * <p>A lease that served reads in the last {@link #ROLL_AHEAD_MS} of its second is <em>rolled
  * ahead</em>, once per second: one refill, in the background, reserves the next second's reads
@@ -140,8 +140,9 @@ final class ReadLease {
   }
 
   /**
-   * Whether a top-up is due now (a full-sized lease of {@code nowSecond} down to {@link #TOP_UP_LEFT}, none under way);
-   * if so, this caller has claimed it and must end it with {@link #topUpEnded}.
+   * Whether a top-up is due now (a full-sized lease of {@code nowSecond} down to {@link
+   * #TOP_UP_LEFT} reads, none under way); if so, this caller has claimed it and must end it with
+   * {@link #topUpEnded}.
    */
   synchronized boolean claimTopUp(long nowSecond) {
     if (toppingUp || nowSecond != second || !dueForTopUp()) {
@@ -156,8 +157,8 @@ final class ReadLease {
    * claimed it and must end it with {@link #topUpEnded}). Either the lease's roll-ahead ({@code
    * nowMs} in the last {@link #ROLL_AHEAD_MS} of the lease's own second, once per second), sized to
    * this second's pace over the rest of it and the whole next one, and at least to the size the
-   * lease reached in this second; or, for a full-sized lease
-   * already rolled ahead and down to {@link #TOP_UP_LEFT} before its second starts, its top-up, reserved ahead too.
+   * lease reached in this second; or, for a full-sized lease already rolled ahead and down to
+   * {@link #TOP_UP_LEFT} reads before its second starts, its top-up, reserved ahead too.
    * Never while another top-up or roll-ahead is under way.
    */
   synchronized int claimReadsAhead(long nowMs) {
@@ -210,7 +211,10 @@ final class ReadLease {
     return rest;
   }
 
-  /** A full-sized lease with {@link #TOP_UP_LEFT} reads or fewer left: the one condition of a top-up, in its second or ahead of it. */
+  /**
+   * A full-sized lease with {@link #TOP_UP_LEFT} reads or fewer left: the one condition of a top-up,
+   * in its second or ahead of it.
+   */
   private boolean dueForTopUp() {
     return extra >= MAX_EXTRA && unused <= TOP_UP_LEFT;
   }

@@ -364,7 +364,8 @@ class HazelcastQuotaStoreIT {
     awaitBackgroundRoundTrips();
     int served = busy + 1;
     int held = storedReads() - served;
-    assertThat(held).as("the lease kept: more than a quarter full").isBetween(ReadLease.TOP_UP_LEFT + 1, ReadLease.MAX_EXTRA);
+    assertThat(held).as("the lease kept: more than a quarter full")
+        .isBetween(ReadLease.TOP_UP_LEFT + 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < held - ReadLease.TOP_UP_LEFT; i++) {
       assertThat(store.consume("s1", "agent-1", false, roomier, now).isComplete()).isTrue();
       served++;
