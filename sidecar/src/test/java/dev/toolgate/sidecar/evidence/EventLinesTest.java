@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,27 @@ class EventLinesTest {
     assertThat(lines.subList(0, 4)).extracting(l -> new JsonObject(l).getString("correlationId"))
         .containsExactly("c1", null, "c2", "c3");
     assertThat(new JsonObject(lines.get(3)).getDouble("durationMs")).isEqualTo(1.5);
+  }
+
+  @Test
+  void writesEveryFieldOfAnEventByNameInItsOrder() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    AttemptEvent every = new AttemptEvent(Instant.parse("2026-11-30T08:00:00.042Z"), "c1", "conv-1", "intent-1",
+        "s1", "create_job", "jobs", 2, "c1-a2", "timeout", 504, 2.0005, "attempt", "op-9", 7, "abc", "shadow",
+        "forwarded", "timeout", "idem-1", "budget \"spent\"", "deny", "half_open");
+
+    EventLines.write(List.of(every), out);
+
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "{\"ts\":\"2026-11-30T08:00:00.042Z\",\"event\":\"tool_attempt\","
+        + "\"correlationId\":\"c1\",\"conversationId\":\"conv-1\",\"intentId\":\"intent-1\","
+        + "\"sessionKey\":\"s1\",\"tool\":\"create_job\",\"upstream\":\"jobs\","
+        + "\"attempt\":2,\"upstreamRequestId\":\"c1-a2\",\"result\":\"timeout\","
+        + "\"httpStatus\":504,\"durationMs\":2.001,\"timeoutLayer\":\"attempt\","
+        + "\"backendOperationId\":\"op-9\",\"policyRevision\":7,\"configHash\":\"abc\","
+        + "\"mode\":\"shadow\",\"decision\":\"forwarded\",\"retryReason\":\"timeout\","
+        + "\"idempotencyKey\":\"idem-1\",\"reason\":\"budget \\\"spent\\\"\","
+        + "\"wouldHave\":\"deny\",\"circuitState\":\"half_open\"}" + "\n");
   }
 
   @Test
