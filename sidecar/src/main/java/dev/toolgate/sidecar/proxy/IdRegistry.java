@@ -22,6 +22,8 @@ final class IdRegistry {
     final Object clientId;
     final String upstreamId;
     final long expiresAtMs;
+    /** Its key in {@code byClientId}, made once: removing it then hashes no new string. */
+    private final String clientIdKey;
     /** Set when the agent sent {@code notifications/cancelled} for this request. */
     volatile boolean cancelledByAgent;
 
@@ -54,6 +56,7 @@ final class IdRegistry {
       this.clientId = clientId;
       this.upstreamId = upstreamId;
       this.expiresAtMs = expiresAtMs;
+      this.clientIdKey = clientIdKey(scope, clientId);
     }
   }
 
@@ -67,7 +70,7 @@ final class IdRegistry {
   Pending register(String scope, Object clientId, String upstreamId, long expiresAtMs) {
     Pending pending = new Pending(scope, clientId, upstreamId, expiresAtMs);
     byUpstreamId.put(upstreamId, pending);
-    byClientId.put(scope + "|" + clientKey(clientId), pending);
+    byClientId.put(pending.clientIdKey, pending);
     return pending;
   }
 
@@ -77,12 +80,12 @@ final class IdRegistry {
   }
 
   Pending byClientId(String scope, Object clientId) {
-    return byClientId.get(scope + "|" + clientKey(clientId));
+    return byClientId.get(clientIdKey(scope, clientId));
   }
 
   void remove(Pending pending) {
     byUpstreamId.remove(pending.upstreamId, pending);
-    byClientId.remove(pending.scope + "|" + clientKey(pending.clientId), pending);
+    byClientId.remove(pending.clientIdKey, pending);
   }
 
   void expire(long nowMs) {
@@ -91,7 +94,7 @@ final class IdRegistry {
   }
 
   /** A number id and the same digits as a string are different JSON-RPC ids. */
-  private static String clientKey(Object id) {
-    return (id instanceof String ? "s:" : "n:") + id;
+  private static String clientIdKey(String scope, Object id) {
+    return scope + (id instanceof String ? "|s:" : "|n:") + id;
   }
 }
