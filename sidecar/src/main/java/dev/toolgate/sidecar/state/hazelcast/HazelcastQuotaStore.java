@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * {@link #expire sweep}. A session calling steadily costs about one round trip per second instead
  * of one per call, made in the background near the end of each second for the next one (the lease
  * is rolled ahead), so its reads do not wait at a new second either; a busier one's full-sized
- * lease is topped up in the background when a quarter is left, so its reads do not wait for the
+ * lease is topped up in the background when half is left, so its reads do not wait for the
  * refill.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;

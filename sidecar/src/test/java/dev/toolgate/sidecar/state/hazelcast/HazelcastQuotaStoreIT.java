@@ -364,7 +364,7 @@ class HazelcastQuotaStoreIT {
     awaitBackgroundRoundTrips();
     int served = busy + 1;
     int held = storedReads() - served;
-    assertThat(held).as("the lease kept: more than a quarter full")
+    assertThat(held).as("the lease kept: above its top-up mark")
         .isBetween(ReadLease.TOP_UP_LEFT + 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < held - ReadLease.TOP_UP_LEFT; i++) {
       assertThat(store.consume("s1", "agent-1", false, roomier, now).isComplete()).isTrue();
@@ -372,7 +372,7 @@ class HazelcastQuotaStoreIT {
     }
     int servedThen = served;
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("down to a quarter: topped up to a full lease").isEqualTo(servedThen + ReadLease.MAX_EXTRA));
+        .as("down to its top-up mark: topped up to a full lease").isEqualTo(servedThen + ReadLease.MAX_EXTRA));
 
     for (int round = 0; round < 10; round++) {
       long versionBefore = version();

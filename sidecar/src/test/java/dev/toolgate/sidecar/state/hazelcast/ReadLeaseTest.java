@@ -189,11 +189,11 @@ class ReadLeaseTest {
   }
 
   @Test
-  void claimsOneTopUpWhenAFullSizedLeaseIsDownToAQuarter() {
+  void claimsOneTopUpWhenAFullSizedLeaseIsDownToItsTopUpMark() {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT - 1; i++) {
       lease.take(100);
-      assertThat(lease.claimTopUp(100)).as("more than a quarter left after %d reads", i + 1).isFalse();
+      assertThat(lease.claimTopUp(100)).as("more than the top-up mark left after %d reads", i + 1).isFalse();
     }
     lease.take(100);
 
@@ -296,7 +296,7 @@ class ReadLeaseTest {
   }
 
   @Test
-  void aFullLeaseRolledAheadAndDownToAQuarterBeforeItsSecondIsToppedUpAhead() {
+  void aFullLeaseRolledAheadAndDownToItsTopUpMarkBeforeItsSecondIsToppedUpAhead() {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < 200; i++) {
       lease.take(100);
@@ -306,7 +306,7 @@ class ReadLeaseTest {
     lease.topUpEnded();
     for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT - 1; i++) {
       lease.take(100);
-      assertThat(lease.claimReadsAhead(100_900)).as("more than a quarter left").isZero();
+      assertThat(lease.claimReadsAhead(100_900)).as("more than the top-up mark left").isZero();
     }
     lease.take(100);
 
