@@ -372,7 +372,8 @@ class HazelcastQuotaStoreIT {
     }
     int servedThen = served;
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("down to its top-up mark: topped up to a full lease").isEqualTo(servedThen + ReadLease.MAX_EXTRA));
+        .as("down to its top-up mark: topped up to a full lease")
+        .isEqualTo(servedThen + ReadLease.MAX_EXTRA));
 
     for (int round = 0; round < 10; round++) {
       long versionBefore = version();
