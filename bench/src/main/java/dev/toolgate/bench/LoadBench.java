@@ -141,6 +141,15 @@ public final class LoadBench {
           sumOrNaN(samples(scrape, "toolgate_quota_waits_total")));
     }
 
+    /**
+     * The quota checks that waited for the shared state between {@code before} and these counters,
+     * per 1,000 of {@code calls}: NaN where either scrape had no such counter (local state, a
+     * compared build from before it, a target that is not a sidecar) or no call was made.
+     */
+    double quotaWaitsPerThousandSince(SidecarCounters before, long calls) {
+      return calls == 0 ? Double.NaN : (quotaWaits - before.quotaWaits) * 1000 / calls;
+    }
+
     private static double sumOrNaN(List<String> samples) {
       return samples.isEmpty() ? Double.NaN : sum(samples);
     }
@@ -528,15 +537,19 @@ public final class LoadBench {
         + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores;"
         + " cpu: the target's CPU time per call, all its threads; machine µs/call: the busy time of all cores per call,"
         + " every process of the run included, which the calls a second follow on shared cores;"
-        + " peak: the most the target has held resident since its start, warm-up and saturation included)%n"
-        + "%-22s %10s %10s %10s %10s %8s %12s %16s %9s%n",
+        + " peak: the most the target has held resident since its start, warm-up and saturation included;"
+        + " waits/1k: its quota checks that waited for a round trip to the shared state, per 1,000 calls)%n"
+        + "%-22s %10s %10s %10s %10s %8s %12s %16s %9s %9s%n",
         o.inFlight(), o.seconds(),
-        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "cpu µs/call", "machine µs/call", "peak MiB");
+        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "cpu µs/call", "machine µs/call", "peak MiB",
+        "waits/1k");
     Map<String, Double> saturation = new LinkedHashMap<>();
     slowCalls.phase("settle saturation");
     inTurns(generators, o.settle(), (t, g) -> g.saturate(o.inFlight(), 1));
     slowCalls.phase("saturation");
     Map<Target, CpuShares> shares = new LinkedHashMap<>();
+    Map<Target, SidecarCounters> countersBefore = new LinkedHashMap<>();
+    generators.keySet().forEach(t -> countersBefore.put(t, t.counters()));
     Map<Target, LoadGenerator.Result> saturated = inTurns(generators, o.seconds(), (t, g) -> {
       List<Long> pids = t.process() == null ? List.of() : t.process().pids();
       CpuShares.Turn turn = CpuShares.start(pids);
@@ -552,16 +565,18 @@ public final class LoadBench {
       saturation.put(e.getKey().name(), r.throughput());
       double processMicros = cpu.processMicrosPerCall(r.completed());
       double machineMicros = cpu.machineMicrosPerCall(r.completed());
+      double waits = e.getKey().counters().quotaWaitsPerThousandSince(countersBefore.get(e.getKey()), r.completed());
       goals.saturation(e.getKey().name(), r.throughput(), machineMicros);
       goals.peak(e.getKey().name(), peakMib);
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %12s %16s %9s%n", e.getKey().name(), r.throughput(),
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %12s %16s %9s %9s%n", e.getKey().name(), r.throughput(),
           cell(saturation.containsKey(NGINX), "%.2f", r.throughput() / saturation.getOrDefault(NGINX, 1.0)),
           ms(r.latencyMicros(), 99),
           cell(process != null, "%.2f", cpu.busiestThread()),
           cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()),
           cell(!Double.isNaN(processMicros), "%.0f", processMicros),
           cell(!Double.isNaN(machineMicros), "%.0f", machineMicros),
-          cell(process != null, "%.1f", peakMib));
+          cell(process != null, "%.1f", peakMib),
+          cell(!Double.isNaN(waits), "%.2f", waits));
     }
     if (o.firstCalls() > 0) {
       firstCalls(vertx, builds, backendUrl, hazelcastPort, body, generators.get(targets.get(0)), o.firstCalls(), o.arrivals());

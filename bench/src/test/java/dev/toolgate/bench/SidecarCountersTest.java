@@ -37,6 +37,25 @@ class SidecarCountersTest {
   }
 
   @Test
+  void countsTheQuotaChecksThatWaitedBetweenTwoScrapesPerThousandCalls() {
+    LoadBench.SidecarCounters before = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 80.0\n");
+    LoadBench.SidecarCounters after = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 549.0\n");
+
+    assertThat(after.quotaWaitsPerThousandSince(before, 29_682)).isCloseTo(15.8, within(0.05));
+  }
+
+  @Test
+  void hasNoQuotaWaitsWhereEitherScrapeHasNoSuchCounterOrNoCallWasMade() {
+    // Local state, or a target that is not a sidecar: "-", not 0.
+    LoadBench.SidecarCounters withWaits = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 5.0\n");
+    LoadBench.SidecarCounters without = LoadBench.SidecarCounters.of(SCRAPE);
+
+    assertThat(without.quotaWaitsPerThousandSince(without, 1_000)).isNaN();
+    assertThat(withWaits.quotaWaitsPerThousandSince(LoadBench.SidecarCounters.NONE, 1_000)).isNaN();
+    assertThat(withWaits.quotaWaitsPerThousandSince(withWaits, 0)).isNaN();
+  }
+
+  @Test
   void readsTheExactAllocationWhereTheSidecarReportsIt() {
     // The GC's counter moves an eden at a time; the threads' total is what was allocated.
     LoadBench.SidecarCounters counters = LoadBench.SidecarCounters.of(SCRAPE + """
