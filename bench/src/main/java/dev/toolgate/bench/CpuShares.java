@@ -98,12 +98,16 @@ final class CpuShares {
 
   /** The target's CPU time per call over the turns, all its threads, in µs; NaN where unknown or without calls. */
   double processMicrosPerCall(long calls) {
-    return !(threadsRead || processTicks > 0) || calls <= 0 ? Double.NaN : processTicks / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
+    return threadsRead || processTicks > 0 ? microsPerCall(processTicks, calls) : Double.NaN;
   }
 
   /** The machine's busy CPU time per call over the turns, all its cores, in µs; NaN where unknown. */
   double machineMicrosPerCall(long calls) {
-    return machine.total() <= 0 || calls <= 0 ? Double.NaN : machine.busy() / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
+    return machine.total() > 0 ? microsPerCall(machine.busy(), calls) : Double.NaN;
+  }
+
+  private static double microsPerCall(long ticks, long calls) {
+    return calls <= 0 ? Double.NaN : ticks / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
   }
 
   /** The most ticks one thread ran between two readings; a thread started in between counts from 0. */

@@ -100,18 +100,14 @@ public record AttemptEvent(
     field(out, SESSION_KEY, sessionKey);
     field(out, TOOL, tool);
     field(out, UPSTREAM, upstream);
-    out.writeFieldName(ATTEMPT);
-    out.writeNumber(attempt);
+    number(out, ATTEMPT, attempt);
     field(out, UPSTREAM_REQUEST_ID, upstreamRequestId);
     field(out, RESULT, result);
-    out.writeFieldName(HTTP_STATUS);
-    out.writeNumber(httpStatus);
-    out.writeFieldName(DURATION_MS);
-    out.writeNumber(Math.round(durationMs * 1000) / 1000.0);
+    number(out, HTTP_STATUS, httpStatus);
+    number(out, DURATION_MS, Math.round(durationMs * 1000) / 1000.0);
     field(out, TIMEOUT_LAYER, timeoutLayer);
     field(out, BACKEND_OPERATION_ID, backendOperationId);
-    out.writeFieldName(POLICY_REVISION);
-    out.writeNumber(policyRevision);
+    number(out, POLICY_REVISION, policyRevision);
     field(out, CONFIG_HASH, configHash);
     field(out, MODE, mode);
     field(out, DECISION, decision);
@@ -128,5 +124,15 @@ public record AttemptEvent(
       out.writeFieldName(name);
       out.writeString(value);
     }
+  }
+
+  private static void number(JsonGenerator out, SerializedString name, long value) throws IOException {
+    out.writeFieldName(name);
+    out.writeNumber(value);
+  }
+
+  private static void number(JsonGenerator out, SerializedString name, double value) throws IOException {
+    out.writeFieldName(name);
+    out.writeNumber(value);
   }
 }
