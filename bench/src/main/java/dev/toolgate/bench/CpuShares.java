@@ -15,15 +15,20 @@ import java.util.stream.Stream;
  * the machine's cores that was busy (near 1.0 with the thread below it: the calls wait for a core,
  * and only less CPU per call raises the throughput), and per call the CPU of the target's process
  * and of the whole machine (every process of the run and the kernel: what the calls a second of a
- * target on shared cores follow). Read from {@code /proc}: a thread's {@code utime + stime} in
+ * target on shared cores follow), and the share of the cores' time a hypervisor took for another
+ * guest (stolen: counted neither busy nor idle, as a run on a noisy VM reads slower throughout).
+ * Read from {@code /proc}: a thread's {@code utime + stime} in
  * clock ticks, and the first line of {@code /proc/stat}. Where there is no {@code /proc}, all read
  * as unknown. Cost: one read of each of the target's threads per turn.
  */
 final class CpuShares {
 
-  /** The machine's CPU time so far, in ticks: busy (neither idle nor waiting for I/O) and in all. */
-  record Machine(long busy, long total) {
-    static final Machine UNKNOWN = new Machine(0, 0);
+  /**
+   * The machine's CPU time so far, in ticks: busy (neither idle nor waiting for I/O, nor stolen),
+   * stolen (the hypervisor ran another guest while this one's cores had work), and in all.
+   */
+  record Machine(long busy, long stolen, long total) {
+    static final Machine UNKNOWN = new Machine(0, 0, 0);
 
     /** From {@code /proc/stat}'s first line: {@code cpu user nice system idle iowait irq softirq steal …}. */
     static Machine parse(String cpuLine) {
@@ -36,7 +41,8 @@ final class CpuShares {
         total += Long.parseLong(f[i]);
       }
       long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-      return new Machine(total - idle, total);
+      long stolen = Long.parseLong(f[8]);
+      return new Machine(total - idle - stolen, stolen, total);
     }
 
     static Machine now() {
@@ -48,11 +54,11 @@ final class CpuShares {
     }
 
     Machine minus(Machine earlier) {
-      return new Machine(busy - earlier.busy, total - earlier.total);
+      return new Machine(busy - earlier.busy, stolen - earlier.stolen, total - earlier.total);
     }
 
     Machine plus(Machine other) {
-      return new Machine(busy + other.busy, total + other.total);
+      return new Machine(busy + other.busy, stolen + other.stolen, total + other.total);
     }
   }
 
@@ -96,12 +102,21 @@ final class CpuShares {
     return machine.total() <= 0 ? Double.NaN : (double) machine.busy() / machine.total();
   }
 
+  /**
+   * The share of the machine's cores' time the hypervisor gave another guest over the turns; NaN
+   * where unknown. Work that waits for it is slower in that turn only: a target measured while the
+   * cores are stolen reads fewer calls a second than it would alone.
+   */
+  double machineStolen() {
+    return machine.total() <= 0 ? Double.NaN : (double) machine.stolen() / machine.total();
+  }
+
   /** The target's CPU time per call over the turns, all its threads, in µs; NaN where unknown or without calls. */
   double processMicrosPerCall(long calls) {
     return threadsRead || processTicks > 0 ? microsPerCall(processTicks, calls) : Double.NaN;
   }
 
-  /** The machine's busy CPU time per call over the turns, all its cores, in µs; NaN where unknown. */
+  /** The machine's busy CPU time per call over the turns, all its cores, stolen time left out, in µs; NaN where unknown. */
   double machineMicrosPerCall(long calls) {
     return machine.total() > 0 ? microsPerCall(machine.busy(), calls) : Double.NaN;
   }

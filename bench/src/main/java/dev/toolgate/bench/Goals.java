@@ -38,6 +38,8 @@ final class Goals {
   static final double SATURATION_OF_NGINX = 0.5;
   static final double RESIDENT_MIB = 128;
   static final long READY_MS = 2000;
+  /** A stolen share of the cores' time worth naming beside the saturation ratio. */
+  static final double STOLEN_NAMED = 0.01;
 
   enum Status {
     MET("met"),
@@ -72,6 +74,8 @@ final class Goals {
     private double nginxSaturation = Double.NaN;
     private double fullMachineMicros = Double.NaN;
     private double nginxMachineMicros = Double.NaN;
+    private double fullStolen = Double.NaN;
+    private double nginxStolen = Double.NaN;
     private double residentMib = Double.NaN;
     private double peakResidentMib = Double.NaN;
     private long readyMillis = -1;
@@ -114,18 +118,21 @@ final class Goals {
     }
 
     /**
-     * A target's calls per second at saturation, and the machine's busy CPU time per call in its
-     * turns, in µs (NaN where unknown): on shared cores the first follows the second.
+     * A target's calls per second at saturation, the machine's busy CPU time per call in its turns,
+     * in µs, and the share of the cores' time stolen by the hypervisor in them (NaN where unknown):
+     * on shared cores the first follows the second, and falls with the third.
      */
-    void saturation(String target, double callsPerSecond, double machineMicrosPerCall) {
+    void saturation(String target, double callsPerSecond, double machineMicrosPerCall, double stolen) {
       switch (target) {
         case FULL_POLICY -> {
           fullSaturation = callsPerSecond;
           fullMachineMicros = machineMicrosPerCall;
+          fullStolen = stolen;
         }
         case NGINX -> {
           nginxSaturation = callsPerSecond;
           nginxMachineMicros = machineMicrosPerCall;
+          nginxStolen = stolen;
         }
         default -> { }
       }
@@ -159,12 +166,20 @@ final class Goals {
 
   private Goals() {}
 
-  /** The ratio, both rates, and what a call cost the machine through each where both were read. */
+  /**
+   * The ratio, both rates, what a call cost the machine through each where both were read, and the
+   * cores' time the hypervisor took in either's turns where it took at least {@value #STOLEN_NAMED}
+   * of it: a ratio read on cores stolen in one target's turns more than in the other's is off by that much.
+   */
   private static String saturation(Readings r) {
     String machine = Double.isNaN(r.fullMachineMicros) || Double.isNaN(r.nginxMachineMicros) ? ""
         : format("; a call cost the machine %.0f us against nginx's %.0f", r.fullMachineMicros, r.nginxMachineMicros);
-    return format("%.2f (%.0f against %.0f calls/s%s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
-        r.nginxSaturation, machine);
+    String stolen = Double.isNaN(r.fullStolen) || Double.isNaN(r.nginxStolen)
+        || Math.max(r.fullStolen, r.nginxStolen) < STOLEN_NAMED ? ""
+        : format("; the hypervisor took %.0f%% of the cores' time in its turns, %.0f%% in nginx's",
+            100 * r.fullStolen, 100 * r.nginxStolen);
+    return format("%.2f (%.0f against %.0f calls/s%s%s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
+        r.nginxSaturation, machine, stolen);
   }
 
   static List<Verdict> judge(Readings r) {

@@ -535,13 +535,14 @@ public final class LoadBench {
     OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"
         + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores;"
+        + " stolen: the share of their time the hypervisor gave another guest, which slows the turns it falls in;"
         + " cpu: the target's CPU time per call, all its threads; machine µs/call: the busy time of all cores per call,"
-        + " every process of the run included, which the calls a second follow on shared cores;"
+        + " every process of the run included, stolen time not, which the calls a second follow on shared cores;"
         + " peak: the most the target has held resident since its start, warm-up and saturation included;"
         + " waits/1k: its quota checks that waited for a round trip to the shared state, per 1,000 calls)%n"
-        + "%-22s %10s %10s %10s %10s %8s %12s %16s %9s %9s%n",
+        + "%-22s %10s %10s %10s %10s %8s %7s %12s %16s %9s %9s%n",
         o.inFlight(), o.seconds(),
-        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "cpu µs/call", "machine µs/call", "peak MiB",
+        "target", "calls/s", "vs nginx", "p99 ms", "top thread", "machine", "stolen", "cpu µs/call", "machine µs/call", "peak MiB",
         "waits/1k");
     Map<String, Double> saturation = new LinkedHashMap<>();
     slowCalls.phase("settle saturation");
@@ -566,13 +567,14 @@ public final class LoadBench {
       double processMicros = cpu.processMicrosPerCall(r.completed());
       double machineMicros = cpu.machineMicrosPerCall(r.completed());
       double waits = e.getKey().counters().quotaWaitsPerThousandSince(countersBefore.get(e.getKey()), r.completed());
-      goals.saturation(e.getKey().name(), r.throughput(), machineMicros);
+      goals.saturation(e.getKey().name(), r.throughput(), machineMicros, cpu.machineStolen());
       goals.peak(e.getKey().name(), peakMib);
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %12s %16s %9s %9s%n", e.getKey().name(), r.throughput(),
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %7s %12s %16s %9s %9s%n", e.getKey().name(), r.throughput(),
           cell(saturation.containsKey(NGINX), "%.2f", r.throughput() / saturation.getOrDefault(NGINX, 1.0)),
           ms(r.latencyMicros(), 99),
           cell(process != null, "%.2f", cpu.busiestThread()),
           cell(!Double.isNaN(cpu.machineBusy()), "%.2f", cpu.machineBusy()),
+          cell(!Double.isNaN(cpu.machineStolen()), "%.2f", cpu.machineStolen()),
           cell(!Double.isNaN(processMicros), "%.0f", processMicros),
           cell(!Double.isNaN(machineMicros), "%.0f", machineMicros),
           cell(process != null, "%.1f", peakMib),

@@ -11,11 +11,26 @@ import org.junit.jupiter.api.Test;
 class CpuSharesTest {
 
   @Test
-  void theMachineIsBusyForAllButItsIdleAndIoWaitTicks() {
+  void theMachineIsBusyForAllButItsIdleIoWaitAndStolenTicks() {
     CpuShares.Machine m = CpuShares.Machine.parse("cpu  100 5 50 800 20 0 10 3 0 0");
 
     assertThat(m.total()).isEqualTo(988);
-    assertThat(m.busy()).isEqualTo(168);
+    assertThat(m.busy()).isEqualTo(165);
+    assertThat(m.stolen()).isEqualTo(3);
+  }
+
+  @Test
+  void theStolenShareIsTheHypervisorsPartOfAllTheTurnsTicks_leftOutOfTheCpuPerCall() {
+    CpuShares shares = new CpuShares();
+    assertThat(shares.machineStolen()).as("before any turn").isNaN();
+
+    shares.add(0, 0, 1.0, CpuShares.Machine.parse("cpu 100 0 20 60 0 0 0 20 0 0"));
+    shares.add(0, 0, 1.0, new CpuShares.Machine(180, 0, 200));
+
+    assertThat(shares.machineStolen()).isCloseTo(0.05, within(1e-9));
+    assertThat(shares.machineBusy()).isCloseTo(0.75, within(1e-9));
+    // 300 busy ticks of 10 ms over 1,000 calls: the 20 stolen are not the calls' cost.
+    assertThat(shares.machineMicrosPerCall(1_000)).isCloseTo(3_000.0, within(1e-9));
   }
 
   @Test
@@ -46,8 +61,8 @@ class CpuSharesTest {
     assertThat(shares.processMicrosPerCall(1_000)).as("before any turn").isNaN();
     assertThat(shares.machineMicrosPerCall(1_000)).as("before any turn").isNaN();
 
-    shares.add(40, 50, 1.0, new CpuShares.Machine(150, 200));
-    shares.add(20, 30, 1.0, new CpuShares.Machine(190, 200));
+    shares.add(40, 50, 1.0, new CpuShares.Machine(150, 0, 200));
+    shares.add(20, 30, 1.0, new CpuShares.Machine(190, 0, 200));
 
     // 80 ticks of 10 ms and 340 busy ticks over 1,000 calls.
     assertThat(shares.processMicrosPerCall(1_000)).isCloseTo(800.0, within(1e-9));
@@ -70,8 +85,8 @@ class CpuSharesTest {
     assertThat(shares.busiestThread()).isNaN();
     assertThat(shares.machineBusy()).isNaN();
 
-    shares.add(60, 60, 1.0, new CpuShares.Machine(150, 200));
-    shares.add(40, 40, 1.0, new CpuShares.Machine(190, 200));
+    shares.add(60, 60, 1.0, new CpuShares.Machine(150, 0, 200));
+    shares.add(40, 40, 1.0, new CpuShares.Machine(190, 0, 200));
 
     assertThat(shares.busiestThread()).isCloseTo(0.5, within(1e-9));
     assertThat(shares.machineBusy()).isCloseTo(0.85, within(1e-9));

@@ -24,8 +24,8 @@ class GoalsTest {
     r.rate(2000, "full policy", 0.200, 1.494, 1.230, 118);
     r.oneAtATime("nginx", 0.064);
     r.oneAtATime("pass-through", 0.136);
-    r.saturation("nginx", 28110, Double.NaN);
-    r.saturation("full policy", 15523, Double.NaN);
+    r.saturation("nginx", 28110, Double.NaN, 0.0);
+    r.saturation("full policy", 15523, Double.NaN, 0.0);
     r.ready(600);
     return r;
   }
@@ -194,7 +194,7 @@ class GoalsTest {
   void leavesAComparedBuildsRowsOut() {
     Goals.Readings r = new Goals.Readings();
     r.rate(1000, "full policy (base)", 0.9, 5.0, 5.0, 160);
-    r.saturation("full policy (base)", 100, 900.0);
+    r.saturation("full policy (base)", 100, 900.0, 0.0);
     r.peak("full policy (base)", 160);
     r.oneAtATime("pass-through (base)", 0.5);
 
@@ -235,8 +235,8 @@ class GoalsTest {
   @Test
   void missesSaturationAndReadyBeyondTheirBounds() {
     Goals.Readings r = new Goals.Readings();
-    r.saturation("nginx", 28000, Double.NaN);
-    r.saturation("full policy", 13700, Double.NaN);
+    r.saturation("nginx", 28000, Double.NaN, 0.0);
+    r.saturation("full policy", 13700, Double.NaN, 0.0);
     r.ready(2100);
 
     List<Verdict> verdicts = Goals.judge(r);
@@ -249,16 +249,31 @@ class GoalsTest {
   @Test
   void namesWhatACallCostTheMachineBesideTheSaturationRatioWhereBothWereRead() {
     Goals.Readings r = new Goals.Readings();
-    r.saturation("nginx", 22232, 84.2);
-    r.saturation("full policy", 10352, 173.4);
+    r.saturation("nginx", 22232, 84.2, 0.0);
+    r.saturation("full policy", 10352, 173.4, 0.0);
     Goals.Readings nginxUnread = new Goals.Readings();
-    nginxUnread.saturation("nginx", 22232, Double.NaN);
-    nginxUnread.saturation("full policy", 10352, 173.4);
+    nginxUnread.saturation("nginx", 22232, Double.NaN, 0.0);
+    nginxUnread.saturation("full policy", 10352, 173.4, 0.0);
 
     assertThat(verdict(Goals.judge(r), "saturation").reading())
         .isEqualTo("0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
     assertThat(verdict(Goals.judge(nginxUnread), "saturation").reading())
         .isEqualTo("0.47 (10352 against 22232 calls/s)");
+  }
+
+  @Test
+  void namesTheCoresTimeTheHypervisorTookBesideTheSaturationRatioWhereItTookAPercentOrMore() {
+    Goals.Readings stolen = new Goals.Readings();
+    stolen.saturation("nginx", 11661, 152.0, 0.004);
+    stolen.saturation("full policy", 5643, 304.0, 0.15);
+    Goals.Readings quiet = new Goals.Readings();
+    quiet.saturation("nginx", 22232, 84.2, 0.009);
+    quiet.saturation("full policy", 10352, 173.4, 0.002);
+
+    assertThat(verdict(Goals.judge(stolen), "saturation").reading()).isEqualTo("0.48 (5643 against 11661 calls/s;"
+        + " a call cost the machine 304 us against nginx's 152; the hypervisor took 15% of the cores' time in its turns, 0% in nginx's)");
+    assertThat(verdict(Goals.judge(quiet), "saturation").reading())
+        .isEqualTo("0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
   }
 
   @Test
