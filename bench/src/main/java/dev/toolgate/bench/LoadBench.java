@@ -325,6 +325,15 @@ public final class LoadBench {
     }
   }
 
+  /** Whether the process has printed {@code text} on its standard output. */
+  private static boolean said(LocalProcess process, String text) {
+    try {
+      return Files.readString(process.stdout()).contains(text);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /**
    * Whether {@code url} answers 200. The port is tried first with a bare connect: a refused
    * request through HttpClient costs this process enough CPU, 100 times a second, to slow a
@@ -401,7 +410,10 @@ public final class LoadBench {
         jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(), "--host", "127.0.0.1",
         "--port", Integer.toString(backendPort))));
     String backendUrl = "http://127.0.0.1:" + backendPort;
-    waitFor("the demo backend", () -> ok(backendUrl + "/ledger"), backend);
+    waitFor("the demo backend", () -> ok(backendUrl + "/ledger") && said(backend, "listening on"), backend);
+    // Its service time's timers: on NIO its loop polls through the last half millisecond before each
+    // one, CPU charged to whichever target calls it least often (bench/README.md, "The backend's timers on epoll").
+    String backendTimers = said(backend, "(epoll)") ? "epoll" : "NIO (polled through the last 0.5 ms before each)";
     setBackend(backendUrl + "/latency/" + TOOL, "{\"ms\":" + o.serviceMs() + "}");
     setBackend(backendUrl + "/answers/" + TOOL, "{\"format\":\"" + o.answers() + "\"}");
 
@@ -459,11 +471,12 @@ public final class LoadBench {
     System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms, answers %s; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
         + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop),"
-        + " calls spaced %s; the generator's timers on %s%n",
+        + " calls spaced %s; the generator's timers on %s, the backend's on %s%n",
         Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.answers().toUpperCase(Locale.ROOT), o.sessions(),
         o.warmup(), o.settle(), o.seconds(),
         o.arrivals().describe(),
-        vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)");
+        vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)",
+        backendTimers);
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured

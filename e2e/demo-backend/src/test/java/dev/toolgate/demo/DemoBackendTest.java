@@ -39,6 +39,18 @@ class DemoBackendTest {
   }
 
   @Test
+  void runsItsEventLoopsOnEpollOnLinuxX8664AndOnNioElsewhere() throws Exception {
+    boolean linuxX8664 = "Linux".equals(System.getProperty("os.name")) && "amd64".equals(System.getProperty("os.arch"));
+
+    Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
+    try {
+      assertThat(vertx.isNativeTransportEnabled()).isEqualTo(linuxX8664);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void createsOneOperationPerIdempotencyKey() {
     JsonObject args = new JsonObject().put("job_id", "j1").put("environment", "prod");
 
