@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * and only less CPU per call raises the throughput), and per call the CPU of the target's process
  * and of the whole machine (every process of the run and the kernel: what the calls a second of a
  * target on shared cores follow), and the share of the cores' time a hypervisor took for another
- * guest (stolen: counted neither busy nor idle, as a run on a noisy VM reads slower throughout).
+ * guest (stolen: counted neither busy nor idle; a turn it falls in reads slower).
  * Read from {@code /proc}: a thread's {@code utime + stime} in
  * clock ticks, and the first line of {@code /proc/stat}. Where there is no {@code /proc}, all read
  * as unknown. Cost: one read of each of the target's threads per turn.
