@@ -54,6 +54,11 @@ final class Goals {
     }
   }
 
+  /** A target's saturation turns: its calls a second, the machine's µs per call, the share stolen; NaN where unread. */
+  record SaturationTurns(double callsPerSecond, double machineMicrosPerCall, double stolen) {
+    static final SaturationTurns UNREAD = new SaturationTurns(Double.NaN, Double.NaN, Double.NaN);
+  }
+
   /** One goal's verdict and what it was judged on (or why it was not). */
   record Verdict(String goal, Status status, String reading) {}
 
@@ -70,12 +75,8 @@ final class Goals {
     private double nginxAddedP50 = Double.NaN;
     private double passThroughOneAtATime = Double.NaN;
     private double nginxOneAtATime = Double.NaN;
-    private double fullSaturation = Double.NaN;
-    private double nginxSaturation = Double.NaN;
-    private double fullMachineMicros = Double.NaN;
-    private double nginxMachineMicros = Double.NaN;
-    private double fullStolen = Double.NaN;
-    private double nginxStolen = Double.NaN;
+    private SaturationTurns fullSaturation = SaturationTurns.UNREAD;
+    private SaturationTurns nginxSaturation = SaturationTurns.UNREAD;
     private double residentMib = Double.NaN;
     private double peakResidentMib = Double.NaN;
     private long readyMillis = -1;
@@ -124,16 +125,8 @@ final class Goals {
      */
     void saturation(String target, double callsPerSecond, double machineMicrosPerCall, double stolen) {
       switch (target) {
-        case FULL_POLICY -> {
-          fullSaturation = callsPerSecond;
-          fullMachineMicros = machineMicrosPerCall;
-          fullStolen = stolen;
-        }
-        case NGINX -> {
-          nginxSaturation = callsPerSecond;
-          nginxMachineMicros = machineMicrosPerCall;
-          nginxStolen = stolen;
-        }
+        case FULL_POLICY -> fullSaturation = new SaturationTurns(callsPerSecond, machineMicrosPerCall, stolen);
+        case NGINX -> nginxSaturation = new SaturationTurns(callsPerSecond, machineMicrosPerCall, stolen);
         default -> { }
       }
     }
@@ -172,14 +165,17 @@ final class Goals {
    * of it: a ratio read on cores stolen in one target's turns more than in the other's is off by that much.
    */
   private static String saturation(Readings r) {
-    String machine = Double.isNaN(r.fullMachineMicros) || Double.isNaN(r.nginxMachineMicros) ? ""
-        : format("; a call cost the machine %.0f us against nginx's %.0f", r.fullMachineMicros, r.nginxMachineMicros);
-    String stolen = Double.isNaN(r.fullStolen) || Double.isNaN(r.nginxStolen)
-        || Math.max(r.fullStolen, r.nginxStolen) < STOLEN_NAMED ? ""
+    SaturationTurns full = r.fullSaturation;
+    SaturationTurns nginx = r.nginxSaturation;
+    String machine = Double.isNaN(full.machineMicrosPerCall()) || Double.isNaN(nginx.machineMicrosPerCall()) ? ""
+        : format("; a call cost the machine %.0f us against nginx's %.0f", full.machineMicrosPerCall(),
+            nginx.machineMicrosPerCall());
+    String stolen = Double.isNaN(full.stolen()) || Double.isNaN(nginx.stolen())
+        || Math.max(full.stolen(), nginx.stolen()) < STOLEN_NAMED ? ""
         : format("; the hypervisor took %.0f%% of the cores' time in its turns, %.0f%% in nginx's",
-            100 * r.fullStolen, 100 * r.nginxStolen);
-    return format("%.2f (%.0f against %.0f calls/s%s%s)", r.fullSaturation / r.nginxSaturation, r.fullSaturation,
-        r.nginxSaturation, machine, stolen);
+            100 * full.stolen(), 100 * nginx.stolen());
+    return format("%.2f (%.0f against %.0f calls/s%s%s)", full.callsPerSecond() / nginx.callsPerSecond(),
+        full.callsPerSecond(), nginx.callsPerSecond(), machine, stolen);
   }
 
   static List<Verdict> judge(Readings r) {
@@ -191,9 +187,11 @@ final class Goals {
     verdicts.add(Double.isNaN(r.fullAddedP99) ? new Verdict(goalP99(), Status.NOT_MEASURED, atRate) : p99(r));
     verdicts.add(passThrough(r));
     String goal = format("saturation >= %.1f of nginx's (full policy)", SATURATION_OF_NGINX);
-    verdicts.add(Double.isNaN(r.fullSaturation) || !(r.nginxSaturation > 0)
+    verdicts.add(Double.isNaN(r.fullSaturation.callsPerSecond()) || !(r.nginxSaturation.callsPerSecond() > 0)
         ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL_POLICY + " or no " + NGINX + " at saturation")
-        : new Verdict(goal, status(r.fullSaturation / r.nginxSaturation >= SATURATION_OF_NGINX), saturation(r)));
+        : new Verdict(goal,
+            status(r.fullSaturation.callsPerSecond() / r.nginxSaturation.callsPerSecond() >= SATURATION_OF_NGINX),
+            saturation(r)));
     goal = format("resident <= %.0f MiB under load", RESIDENT_MIB);
     verdicts.add(Double.isNaN(r.residentMib)
         ? new Verdict(goal, Status.NOT_MEASURED, "no sidecar loaded at a fixed rate")
