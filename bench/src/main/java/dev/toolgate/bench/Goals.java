@@ -57,6 +57,11 @@ final class Goals {
   /** A target's saturation turns: its calls a second, the machine's µs per call, the share stolen; NaN where unread. */
   record SaturationTurns(double callsPerSecond, double machineMicrosPerCall, double stolen) {
     static final SaturationTurns UNREAD = new SaturationTurns(Double.NaN, Double.NaN, Double.NaN);
+
+    /** These turns' calls a second over {@code other}'s: the saturation goal's ratio. */
+    double ratioTo(SaturationTurns other) {
+      return callsPerSecond / other.callsPerSecond;
+    }
   }
 
   /** One goal's verdict and what it was judged on (or why it was not). */
@@ -124,9 +129,10 @@ final class Goals {
      * on shared cores the first follows the second, and falls with the third.
      */
     void saturation(String target, double callsPerSecond, double machineMicrosPerCall, double stolen) {
+      SaturationTurns turns = new SaturationTurns(callsPerSecond, machineMicrosPerCall, stolen);
       switch (target) {
-        case FULL_POLICY -> fullSaturation = new SaturationTurns(callsPerSecond, machineMicrosPerCall, stolen);
-        case NGINX -> nginxSaturation = new SaturationTurns(callsPerSecond, machineMicrosPerCall, stolen);
+        case FULL_POLICY -> fullSaturation = turns;
+        case NGINX -> nginxSaturation = turns;
         default -> { }
       }
     }
@@ -174,7 +180,7 @@ final class Goals {
         || Math.max(full.stolen(), nginx.stolen()) < STOLEN_NAMED ? ""
         : format("; the hypervisor took %.0f%% of the cores' time in its turns, %.0f%% in nginx's",
             100 * full.stolen(), 100 * nginx.stolen());
-    return format("%.2f (%.0f against %.0f calls/s%s%s)", full.callsPerSecond() / nginx.callsPerSecond(),
+    return format("%.2f (%.0f against %.0f calls/s%s%s)", full.ratioTo(nginx),
         full.callsPerSecond(), nginx.callsPerSecond(), machine, stolen);
   }
 
@@ -190,7 +196,7 @@ final class Goals {
     verdicts.add(Double.isNaN(r.fullSaturation.callsPerSecond()) || !(r.nginxSaturation.callsPerSecond() > 0)
         ? new Verdict(goal, Status.NOT_MEASURED, "no " + FULL_POLICY + " or no " + NGINX + " at saturation")
         : new Verdict(goal,
-            status(r.fullSaturation.callsPerSecond() / r.nginxSaturation.callsPerSecond() >= SATURATION_OF_NGINX),
+            status(r.fullSaturation.ratioTo(r.nginxSaturation) >= SATURATION_OF_NGINX),
             saturation(r)));
     goal = format("resident <= %.0f MiB under load", RESIDENT_MIB);
     verdicts.add(Double.isNaN(r.residentMib)
