@@ -4,10 +4,12 @@ import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.OperationId;
+import dev.toolgate.sidecar.mcp.ParsedMessage;
 import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -41,6 +43,21 @@ public class MessagePassingBench extends JmhSettings {
   @Benchmark
   public Buffer requestSpliced() {
     return MessageSplice.withIdAndMeta(request, UPSTREAM_ID, sidecarMeta());
+  }
+
+  /** The request parsed, then its bytes scanned for the splice. */
+  @Benchmark
+  public Buffer requestParsedThenScanned() {
+    JsonObject message = (JsonObject) Json.decodeValue(request);
+    return message.getValue("id") == null ? null : MessageSplice.withIdAndMeta(request, UPSTREAM_ID, sidecarMeta());
+  }
+
+  /** The request parsed once ({@link ParsedMessage}), its splice's layout found on the way. */
+  @Benchmark
+  public Buffer requestParsedOnce() {
+    ParsedMessage message = ParsedMessage.parse(request);
+    return ((JsonObject) message.value()).getValue("id") == null ? null
+        : MessageSplice.withIdAndMeta(message, UPSTREAM_ID, sidecarMeta());
   }
 
   @Benchmark

@@ -11,19 +11,19 @@ import java.util.StringJoiner;
  * with the value of its top-level {@code id} replaced and, for a request, the sidecar's
  * {@code _meta} put at the head of its {@code params}.
  *
- * <p>Algorithm: one pass over the bytes ({@link MessageScanner}: no value built, no allocation)
- * finds the id's value and the params' opening brace; then the message is copied once around the
- * edits. O(length), against re-encoding, which copies the maps and writes every string of the
- * arguments or the result again.
+ * <p>Algorithm: where the edits go comes from a request's parse ({@link ParsedMessage}), or, for
+ * an answer, from one pass over its bytes ({@link MessageScanner}: no value built, no allocation)
+ * that finds the id's value; then the message is copied once around the edits. O(length), against
+ * re-encoding, which copies the maps and writes every string of the arguments or the result again.
  *
  * <p>The splice declines (returns null, and the caller re-encodes) wherever the bytes could mean
  * two things or the scan is not sure of them: a key given twice in any object of the message — a
  * parser keeps the last one, and passing both on would let the next hop act on the one the policy
  * did not see — a key with an escape or a non-ASCII byte (two spellings of one key), a message that
  * is not one JSON object in UTF-8, an id that is missing, an object or an array, {@code params}
- * that is not an object or already has a {@code _meta}, nesting deeper than
- * {@value MessageScanner#MAX_DEPTH} levels, or more than {@value MessageScanner#MAX_KEYS} keys
- * open at once.
+ * that is not an object or already has a {@code _meta}; and, where the bytes are scanned, nesting
+ * deeper than {@value MessageScanner#MAX_DEPTH} levels, or more than
+ * {@value MessageScanner#MAX_KEYS} keys open at once.
  */
 public final class MessageSplice {
 
@@ -36,7 +36,7 @@ public final class MessageSplice {
   /** The message with its top-level id set to {@code id}; null when it must be re-encoded instead. */
   public static Buffer withId(Buffer message, Object id) {
     MessageScanner.Layout layout = MessageScanner.scan(message, false);
-    return layout == null ? null : withId(message, layout, id, NO_BYTES, NO_BYTES);
+    return layout == null ? null : withId(message, layout, id);
   }
 
   /**
@@ -46,25 +46,33 @@ public final class MessageSplice {
    */
   public static Buffer eventWithId(Buffer message, Object id) {
     MessageScanner.Layout layout = MessageScanner.scan(message, false);
-    return layout == null || layout.lineBreaks() ? null : withId(message, layout, id, DATA_FIELD, EVENT_END);
+    return layout == null || layout.lineBreaks() ? null : eventWithId(message, layout, id);
   }
 
   static Buffer withId(Buffer message, MessageScanner.Layout layout, Object id) {
-    return withId(message, layout, id, NO_BYTES, NO_BYTES);
+    return withId(message, layout.idStart(), layout.idEnd(), id, NO_BYTES, NO_BYTES);
   }
 
   static Buffer eventWithId(Buffer message, MessageScanner.Layout layout, Object id) {
-    return withId(message, layout, id, DATA_FIELD, EVENT_END);
+    return withId(message, layout.idStart(), layout.idEnd(), id, DATA_FIELD, EVENT_END);
   }
 
-  private static Buffer withId(Buffer message, MessageScanner.Layout layout, Object id, byte[] head, byte[] tail) {
+  /**
+   * A parsed message with its top-level id set to {@code id}, from the layout its parse found;
+   * null when it must be re-encoded instead.
+   */
+  public static Buffer withId(ParsedMessage message, Object id) {
+    return message.idStart() < 0 ? null
+        : withId(message.bytes(), message.idStart(), message.idEnd(), id, NO_BYTES, NO_BYTES);
+  }
+
+  private static Buffer withId(Buffer message, int idStart, int idEnd, Object id, byte[] head, byte[] tail) {
     byte[] value = json(id);
-    Buffer out = Buffer.buffer(
-        head.length + message.length() - (layout.idEnd() - layout.idStart()) + value.length + tail.length);
+    Buffer out = Buffer.buffer(head.length + message.length() - (idEnd - idStart) + value.length + tail.length);
     return out.appendBytes(head)
-        .appendBuffer(message, 0, layout.idStart())
+        .appendBuffer(message, 0, idStart)
         .appendBytes(value)
-        .appendBuffer(message, layout.idEnd(), message.length() - layout.idEnd())
+        .appendBuffer(message, idEnd, message.length() - idEnd)
         .appendBytes(tail);
   }
 
@@ -74,24 +82,35 @@ public final class MessageSplice {
    */
   public static Buffer withIdAndMeta(Buffer request, Object id, JsonObject meta) {
     MessageScanner.Layout layout = MessageScanner.scan(request, true);
-    if (layout == null) {
-      return null;
-    }
+    return layout == null ? null
+        : withIdAndMeta(request, layout.idStart(), layout.idEnd(), layout.paramsBody(), layout.paramsEmpty(), id, meta);
+  }
+
+  /**
+   * A parsed request with its top-level id set to {@code id} and {@code meta} as the {@code _meta}
+   * of its params, from the layout its parse found; null when it must be re-encoded instead.
+   */
+  public static Buffer withIdAndMeta(ParsedMessage request, Object id, JsonObject meta) {
+    return request.idStart() < 0 || request.paramsBody() < 0 ? null
+        : withIdAndMeta(request.bytes(), request.idStart(), request.idEnd(), request.paramsBody(),
+            request.paramsEmpty(), id, meta);
+  }
+
+  private static Buffer withIdAndMeta(Buffer request, int idStart, int idEnd, int paramsBody, boolean paramsEmpty,
+      Object id, JsonObject meta) {
     byte[] value = json(id);
-    byte[] entry = metaEntry(meta, !layout.paramsEmpty());
-    Buffer out = Buffer.buffer(request.length() - (layout.idEnd() - layout.idStart()) + value.length + entry.length);
-    int idStart = layout.idStart();
-    int idEnd = layout.idEnd();
-    int at = layout.paramsBody();
-    if (at <= idStart) {
-      out.appendBuffer(request, 0, at).appendBytes(entry)
-          .appendBuffer(request, at, idStart - at).appendBytes(value);
+    byte[] entry = metaEntry(meta, !paramsEmpty);
+    Buffer out = Buffer.buffer(request.length() - (idEnd - idStart) + value.length + entry.length);
+    int tail = idEnd;
+    if (paramsBody <= idStart) {
+      out.appendBuffer(request, 0, paramsBody).appendBytes(entry)
+          .appendBuffer(request, paramsBody, idStart - paramsBody).appendBytes(value);
     } else {
       out.appendBuffer(request, 0, idStart).appendBytes(value)
-          .appendBuffer(request, idEnd, at - idEnd).appendBytes(entry);
-      idEnd = at;
+          .appendBuffer(request, idEnd, paramsBody - idEnd).appendBytes(entry);
+      tail = paramsBody;
     }
-    return out.appendBuffer(request, idEnd, request.length() - idEnd);
+    return out.appendBuffer(request, tail, request.length() - tail);
   }
 
   /** {@code "_meta":{...}}, and a comma when more keys follow it. */

@@ -2,6 +2,7 @@ package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
+import dev.toolgate.sidecar.mcp.ParsedMessage;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import io.vertx.core.Future;
@@ -15,7 +16,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -119,21 +119,22 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
 
   private void onPost(
       HttpServerRequest req, Routing current, UpstreamRoute route, String sub, Buffer body) {
-    Object message;
+    ParsedMessage parsed;
     try {
-      message = Json.decodeValue(body);
+      parsed = ParsedMessage.parse(body);
     } catch (DecodeException e) {
       reject(req, 400, null, JsonRpc.PARSE_ERROR, "parse error: the body is not valid JSON",
           "malformed_json");
       return;
     }
+    Object message = parsed.value();
     if (message instanceof JsonObject msg) {
       if (!headersMatchBody(req, msg)) {
         return;
       }
       String method = msg.getValue("method") instanceof String m ? m : null;
       if ("tools/call".equals(method) && JsonRpc.isRequest(msg)) {
-        toolCalls.handle(req, current, route, sub, msg, body);
+        toolCalls.handle(req, current, route, sub, msg, parsed);
       } else if ("notifications/cancelled".equals(method)) {
         forward(req, route, sub, cancellationUpstream(route, req, msg, body));
       } else {

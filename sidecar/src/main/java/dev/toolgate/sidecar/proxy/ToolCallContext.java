@@ -1,7 +1,7 @@
 package dev.toolgate.sidecar.proxy;
 
+import dev.toolgate.sidecar.mcp.ParsedMessage;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -15,8 +15,9 @@ import io.vertx.core.json.JsonObject;
  * @param agentHeaders the agent's request headers
  * @param protocolVersion the agent's {@code MCP-Protocol-Version}, or null
  * @param message the agent's JSON-RPC message
- * @param bytes the message as it came, what its copies upstream are spliced from (or, re-encoded,
- *     start as large as); null for a message the sidecar wrote itself
+ * @param received the message as it came and where its parse found a copy's edits go: what its
+ *     copies upstream are spliced from (or, re-encoded, start as large as); null for a message the
+ *     sidecar wrote itself
  * @param idempotencyKey the write's key, or null
  * @param reply the agent's side
  */
@@ -29,7 +30,7 @@ record ToolCallContext(
     MultiMap agentHeaders,
     String protocolVersion,
     JsonObject message,
-    Buffer bytes,
+    ParsedMessage received,
     String idempotencyKey,
     AgentReply reply) {
 
@@ -49,6 +50,6 @@ record ToolCallContext(
 
   ToolCallContext withIdempotencyKey(String key) {
     return new ToolCallContext(correlationId, clientId, scope, route, upstreamUri, agentHeaders,
-        protocolVersion, message, bytes, key, reply);
+        protocolVersion, message, received, key, reply);
   }
 }

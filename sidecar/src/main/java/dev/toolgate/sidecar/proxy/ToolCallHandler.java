@@ -2,7 +2,7 @@ package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
-import io.vertx.core.buffer.Buffer;
+import dev.toolgate.sidecar.mcp.ParsedMessage;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -34,7 +34,7 @@ final class ToolCallHandler {
 
   void handle(
       HttpServerRequest req, Routing routing, UpstreamRoute route, String sub, JsonObject msg,
-      Buffer bytes) {
+      ParsedMessage received) {
     Object params = msg.getValue("params");
     Object name = params instanceof JsonObject p ? p.getValue("name") : null;
     if (!(name instanceof String tool) || tool.isEmpty()) {
@@ -57,7 +57,7 @@ final class ToolCallHandler {
             req.headers(),
             req.getHeader(McpHeaders.PROTOCOL_VERSION),
             msg,
-            bytes,
+            received,
             null,
             new AgentReply(req.response(), clientId, correlationId));
     new ToolCall(services, req, routing.loaded(), ctx, tool).run();
