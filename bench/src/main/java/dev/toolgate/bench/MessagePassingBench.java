@@ -9,7 +9,6 @@ import dev.toolgate.sidecar.mcp.ScannedAnswer;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,7 +17,7 @@ import org.openjdk.jmh.annotations.Benchmark;
  * A tool call's request and its answer passed on under the other side's id, as the load benchmark
  * sends them (1 KiB of arguments; an answer carrying them back): spliced ({@link MessageSplice}, what
  * the sidecar does) against re-encoded from the parsed message (what it falls back to, and did
- * before). Run: see bench/README.md.
+ * before); the request's benchmarks include its parse. Run: see bench/README.md.
  */
 public class MessagePassingBench extends JmhSettings {
 
@@ -27,7 +26,6 @@ public class MessagePassingBench extends JmhSettings {
 
   private final Buffer request = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
       + "{\"name\":\"get_deployment_job\",\"arguments\":{\"job_id\":\"j1\",\"note\":\"" + NOTE + "\"}}}");
-  private final JsonObject parsedRequest = new JsonObject(request);
   private final Buffer answer = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + UPSTREAM_ID + "\",\"result\":"
       + "{\"content\":[{\"type\":\"text\",\"text\":\"job j1 running\"}],\"structuredContent\":{\"job_id\":\"j1\","
       + "\"status\":\"running\",\"note\":\"" + NOTE + "\"},\"isError\":false}}");
@@ -40,30 +38,19 @@ public class MessagePassingBench extends JmhSettings {
     return new JsonObject().put("dev.toolgate/deadline-ms", 4000L);
   }
 
+  /** The request parsed once ({@link ParsedMessage}), which finds where the splice's edits go, and spliced. */
   @Benchmark
   public Buffer requestSpliced() {
-    return MessageSplice.withIdAndMeta(request, UPSTREAM_ID, sidecarMeta());
-  }
-
-  /** The request parsed, then its bytes scanned for the splice. */
-  @Benchmark
-  public Buffer requestParsedThenScanned() {
-    JsonObject message = (JsonObject) Json.decodeValue(request);
-    return message.getValue("id") == null ? null : MessageSplice.withIdAndMeta(request, UPSTREAM_ID, sidecarMeta());
-  }
-
-  /** The request parsed once ({@link ParsedMessage}), its splice's layout found on the way. */
-  @Benchmark
-  public Buffer requestParsedOnce() {
     ParsedMessage message = ParsedMessage.parse(request);
-    return ((JsonObject) message.value()).getValue("id") == null ? null
-        : MessageSplice.withIdAndMeta(message, UPSTREAM_ID, sidecarMeta());
+    return MessageSplice.withIdAndMeta(message, UPSTREAM_ID, sidecarMeta());
   }
 
+  /** The request parsed, and re-encoded from its maps. */
   @Benchmark
   public Buffer requestReEncoded() {
-    JsonObject out = new JsonObject(new LinkedHashMap<>(parsedRequest.getMap())).put("id", UPSTREAM_ID);
-    JsonObject params = new JsonObject(new LinkedHashMap<>(parsedRequest.getJsonObject("params").getMap()));
+    JsonObject parsed = (JsonObject) ParsedMessage.parse(request).value();
+    JsonObject out = new JsonObject(new LinkedHashMap<>(parsed.getMap())).put("id", UPSTREAM_ID);
+    JsonObject params = new JsonObject(new LinkedHashMap<>(parsed.getJsonObject("params").getMap()));
     out.put("params", params.put("_meta", sidecarMeta()));
     return JsonEncoding.buffer(out, request.length() + 160);
   }

@@ -7,17 +7,16 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * One pass over a JSON-RPC message's bytes that finds its top-level id's value and its params'
- * object (or, in an answer, where its result and error are), and makes sure on the way that the
- * bytes mean one thing only: standard JSON, one object, no key twice in any object, every key plain
- * ASCII without escapes (then two keys are the same key exactly when their bytes are equal), every
- * escape one JSON allows, and no number longer than Jackson reads. Anything else ends the scan with
- * no layout, and the message is re-encoded (or parsed) instead.
+ * One pass over a JSON-RPC answer's bytes that finds its top-level id's value and where its result
+ * and error are, and makes sure on the way that the bytes mean one thing only: standard JSON, one
+ * object, no key twice in any object, every key plain ASCII without escapes (then two keys are the
+ * same key exactly when their bytes are equal), every escape one JSON allows, and no number longer
+ * than Jackson reads. Anything else ends the scan with no layout, and the answer is parsed (and
+ * re-encoded) instead. A request is not scanned: its parse finds its layout ({@link ParsedMessage}).
  *
  * <p>Cost: O(length) byte comparisons (strings eight bytes to a step), plus O(k²) key comparisons
- * for an object of k keys and one comparison of each key with each noted key; the
- * bytes are copied into a per-thread scratch array, and nothing else is allocated but the layout
- * and, for an answer, its parts.
+ * for an object of k keys and one comparison of each key with each noted key; the bytes are copied
+ * into a per-thread scratch array, and nothing else is allocated but the layout and its parts.
  * Not reentrant within a thread (nothing it calls scans again).
  */
 final class MessageScanner {
@@ -30,8 +29,6 @@ final class MessageScanner {
   private static final int MAX_KEPT_BYTES = 64 * 1024;
 
   private static final byte[] ID = {'i', 'd'};
-  private static final byte[] PARAMS = {'p', 'a', 'r', 'a', 'm', 's'};
-  private static final byte[] META = {'_', 'm', 'e', 't', 'a'};
   private static final byte[] METHOD = {'m', 'e', 't', 'h', 'o', 'd'};
   private static final byte[] RESULT = {'r', 'e', 's', 'u', 'l', 't'};
   private static final byte[] ERROR = {'e', 'r', 'r', 'o', 'r'};
@@ -42,9 +39,8 @@ final class MessageScanner {
 
   /** Which object's keys the scan is reading: its role decides which keys it notes. */
   private static final int OTHER = 0;
-  private static final int PARAMS_OBJECT = 1;
-  private static final int RESULT_OBJECT = 2;
-  private static final int ERROR_OBJECT = 3;
+  private static final int RESULT_OBJECT = 1;
+  private static final int ERROR_OBJECT = 2;
 
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
@@ -57,16 +53,14 @@ final class MessageScanner {
    *
    * @param idStart where the top-level id's value starts
    * @param idEnd just past it
-   * @param paramsBody just past the params' opening brace, or -1 when params was not asked for
-   * @param paramsEmpty whether the params object has no key
    * @param lineBreaks whether a CR or LF is among the bytes (only whitespace can hold one: strings
    *     with control characters are not scanned)
    * @param nonAscii whether a string holds a byte over 0x7F (the scan does not check UTF-8)
-   * @param answerParts where an answer's parts are; null when params was asked for
+   * @param answerParts where the answer's parts are
    * @param notedKeySeen whether some object, at any depth, has one of the keys the scan was given
    */
-  record Layout(int idStart, int idEnd, int paramsBody, boolean paramsEmpty, boolean lineBreaks,
-      boolean nonAscii, AnswerParts answerParts, boolean notedKeySeen) {}
+  record Layout(int idStart, int idEnd, boolean lineBreaks, boolean nonAscii, AnswerParts answerParts,
+      boolean notedKeySeen) {}
 
   /**
    * Where the parts of an answer that classify it are, as byte offsets (-1: absent).
@@ -98,9 +92,6 @@ final class MessageScanner {
   private int keys;
   private int idStart = -1;
   private int idEnd = -1;
-  private int paramsBody = -1;
-  private boolean paramsEmpty;
-  private boolean paramsHaveMeta;
   private boolean lineBreaks;
   private boolean nonAscii;
   private boolean method;
@@ -119,22 +110,17 @@ final class MessageScanner {
     this.keyEnd = scratch.keyEnd;
   }
 
-  /**
-   * The layout of a message, or null where it must be re-encoded.
-   *
-   * @param withParams whether the message must have a params object without {@code _meta}
-   */
-  static Layout scan(Buffer message, boolean withParams) {
-    return scan(message, withParams, null);
+  /** The layout of an answer, or null where it must be re-encoded (or parsed). */
+  static Layout scan(Buffer message) {
+    return scan(message, null);
   }
 
   /**
-   * The layout of a message, or null where it must be re-encoded.
+   * The layout of an answer, or null where it must be re-encoded (or parsed).
    *
-   * @param withParams whether the message must have a params object without {@code _meta}
    * @param notedKeys keys (plain ASCII) whose presence in any object the layout tells; may be null
    */
-  static Layout scan(Buffer message, boolean withParams, byte[][] notedKeys) {
+  static Layout scan(Buffer message, byte[][] notedKeys) {
     Scratch scratch = SCRATCH.get();
     int length = message.length();
     byte[] bytes = scratch.bytes;
@@ -146,22 +132,22 @@ final class MessageScanner {
     }
     message.getBytes(0, length, bytes, 0);
     MessageScanner scanner = new MessageScanner(bytes, length, scratch, notedKeys);
-    if (!scanner.message(withParams)) {
+    if (!scanner.message()) {
       return null;
     }
-    AnswerParts answer = withParams ? null : new AnswerParts(scanner.method, scanner.result, scanner.error,
+    AnswerParts answer = new AnswerParts(scanner.method, scanner.result, scanner.error,
         scanner.isErrorStart, scanner.isErrorEnd, scanner.codeStart, scanner.codeEnd);
-    return new Layout(scanner.idStart, scanner.idEnd, scanner.paramsBody, scanner.paramsEmpty, scanner.lineBreaks,
-        scanner.nonAscii, answer, scanner.notedKeySeen);
+    return new Layout(scanner.idStart, scanner.idEnd, scanner.lineBreaks, scanner.nonAscii, answer,
+        scanner.notedKeySeen);
   }
 
-  private boolean message(boolean withParams) {
+  private boolean message() {
     whitespace();
-    if (!at('{') || !object(1, withParams, OTHER)) {
+    if (!at('{') || !object(1, OTHER)) {
       return false;
     }
     whitespace();
-    return pos == n && idStart >= 0 && (!withParams || (paramsBody >= 0 && !paramsHaveMeta));
+    return pos == n && idStart >= 0;
   }
 
   /** At a value of the given depth (the message itself is depth 1). */
@@ -170,14 +156,14 @@ final class MessageScanner {
       return false;
     }
     return switch (b[pos]) {
-      case '{' -> object(depth, false, OTHER);
+      case '{' -> object(depth, OTHER);
       case '[' -> array(depth);
       case '"' -> string();
       default -> scalar();
     };
   }
 
-  private boolean object(int depth, boolean withParams, int role) {
+  private boolean object(int depth, int role) {
     if (depth > MAX_DEPTH) {
       return false;
     }
@@ -197,10 +183,6 @@ final class MessageScanner {
       if (!remember(base, start, end)) {
         return false;
       }
-      if (role == PARAMS_OBJECT) {
-        paramsEmpty = false;
-        paramsHaveMeta |= is(start, end, META);
-      }
       if (notedKeys != null && !notedKeySeen) {
         note(start, end);
       }
@@ -210,7 +192,7 @@ final class MessageScanner {
       }
       pos++;
       whitespace();
-      if (!member(depth, withParams, role, start, end)) {
+      if (!member(depth, role, start, end)) {
         return false;
       }
       whitespace();
@@ -228,7 +210,7 @@ final class MessageScanner {
   }
 
   /** At the value of the key {@code [start, end)} of an object of the given depth and role. */
-  private boolean member(int depth, boolean withParams, int role, int start, int end) {
+  private boolean member(int depth, int role, int start, int end) {
     int valueStart = pos;
     if (depth == 1 && is(start, end, ID)) {
       if (at('{') || at('[')) {
@@ -239,22 +221,14 @@ final class MessageScanner {
       idEnd = pos;
       return scanned;
     }
-    if (depth == 1 && withParams && is(start, end, PARAMS)) {
-      if (!at('{')) {
-        return false;
-      }
-      paramsBody = valueStart + 1;
-      paramsEmpty = true;
-      return object(depth + 1, false, PARAMS_OBJECT);
-    }
-    if (depth == 1 && !withParams) {
+    if (depth == 1) {
       if (is(start, end, RESULT)) {
         result = valueStart;
-        return at('{') ? object(depth + 1, false, RESULT_OBJECT) : value(depth + 1);
+        return at('{') ? object(depth + 1, RESULT_OBJECT) : value(depth + 1);
       }
       if (is(start, end, ERROR)) {
         error = valueStart;
-        return at('{') ? object(depth + 1, false, ERROR_OBJECT) : value(depth + 1);
+        return at('{') ? object(depth + 1, ERROR_OBJECT) : value(depth + 1);
       }
       method |= is(start, end, METHOD);
     }

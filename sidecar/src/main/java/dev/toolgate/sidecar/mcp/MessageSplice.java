@@ -35,7 +35,7 @@ public final class MessageSplice {
 
   /** The message with its top-level id set to {@code id}; null when it must be re-encoded instead. */
   public static Buffer withId(Buffer message, Object id) {
-    MessageScanner.Layout layout = MessageScanner.scan(message, false);
+    MessageScanner.Layout layout = MessageScanner.scan(message);
     return layout == null ? null : withId(message, layout, id);
   }
 
@@ -45,7 +45,7 @@ public final class MessageSplice {
    * a line break (which would split the line).
    */
   public static Buffer eventWithId(Buffer message, Object id) {
-    MessageScanner.Layout layout = MessageScanner.scan(message, false);
+    MessageScanner.Layout layout = MessageScanner.scan(message);
     return layout == null || layout.lineBreaks() ? null : eventWithId(message, layout, id);
   }
 
@@ -74,16 +74,6 @@ public final class MessageSplice {
         .appendBytes(value)
         .appendBuffer(message, idEnd, message.length() - idEnd)
         .appendBytes(tail);
-  }
-
-  /**
-   * The request with its top-level id set to {@code id} and {@code meta} as the {@code _meta} of
-   * its params, which must have none; null when it must be re-encoded instead.
-   */
-  public static Buffer withIdAndMeta(Buffer request, Object id, JsonObject meta) {
-    MessageScanner.Layout layout = MessageScanner.scan(request, true);
-    return layout == null ? null
-        : withIdAndMeta(request, layout.idStart(), layout.idEnd(), layout.paramsBody(), layout.paramsEmpty(), id, meta);
   }
 
   /**

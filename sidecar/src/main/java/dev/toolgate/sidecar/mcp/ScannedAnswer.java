@@ -71,7 +71,7 @@ public final class ScannedAnswer {
    * @param noted keys whose presence {@link #hasNotedKey()} tells; may be null
    */
   public static ScannedAnswer of(Buffer bytes, Keys noted) {
-    MessageScanner.Layout layout = MessageScanner.scan(bytes, false, noted == null ? null : noted.names);
+    MessageScanner.Layout layout = MessageScanner.scan(bytes, noted == null ? null : noted.names);
     if (layout == null || layout.nonAscii()) {
       return null;
     }
