@@ -822,9 +822,7 @@ public final class LoadBench {
       doc.putObject("sharedState").put("mode", "client").put("clusterName", "toolgate")
           .putArray("members").add("127.0.0.1:" + hazelcastPort);
     }
-    Path key = work.resolve("approval.key");
-    Files.writeString(key, "bench-approval-key-0123456789abcdefghijklmnop");
-    doc.putObject("approvals").put("keyFile", key.toString());
+    doc.putObject("approvals").put("keyFile", approvalKey().toString());
     ((ObjectNode) doc.withArray("upstreams").get(0)).put("url", backendUrl + "/mcp");
     ObjectNode quotas = (ObjectNode) doc.get("quotas");
     quotas.putObject("perSession").put("read", 1_000_000_000).put("write", 1_000_000_000);
@@ -893,6 +891,13 @@ public final class LoadBench {
     }
   }
 
+  /** The key seed 000's approvals are signed with, written for each configuration that names it. */
+  private Path approvalKey() throws IOException {
+    Path key = work.resolve("approval.key");
+    Files.writeString(key, "bench-approval-key-0123456789abcdefghijklmnop");
+    return key;
+  }
+
   /** One start until ready: how long it took, and the sidecar's memory then. */
   private record Start(long millis, double residentMib, double anonymousMib) {}
 
@@ -903,7 +908,7 @@ public final class LoadBench {
     doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", admin);
     doc.putObject("sharedState").put("mode", "embedded").put("port", LoopbackPorts.next());
-    doc.putObject("approvals").put("keyFile", work.resolve("approval.key").toString());
+    doc.putObject("approvals").put("keyFile", approvalKey().toString());
     Path config = work.resolve("ready.yaml");
     YAML.writeValue(config.toFile(), doc);
     List<String> command = build.command(withArchive, List.of(), config);

@@ -50,6 +50,21 @@ class LoadBenchIT {
   }
 
   @Test
+  void runsToItsEndWithoutTheFullPolicyAndTimesTheSidecarsStart() throws Exception {
+    bench = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "-Dtoolgate.root=..", LoadBench.class.getName(),
+        "--targets", "direct", "--rates", "100", "--seconds", "1", "--warmup", "1", "--settle", "1",
+        "--starts", "1", "--first-calls", "0", "--warmup-calls", "0"))
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+    // Read while it runs, so that its output never fills the pipe.
+    String said = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(bench.waitFor(5, TimeUnit.MINUTES)).as("the run ends").isTrue();
+    assertThat(bench.exitValue()).as(said).isZero();
+    assertThat(said).contains("time to ready").containsPattern("with the class-data archive +median +\\d+ ms");
+  }
+
+  @Test
   void leavesNoProcessBehindWhenStoppedWithSigterm() throws Exception {
     bench = runningInBackground();
     // Stopped while it records the image's class-data archive: the backend and the Hazelcast member
