@@ -1,9 +1,6 @@
 package dev.toolgate.sidecar.mcp;
 
 import io.vertx.core.buffer.Buffer;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -25,8 +22,6 @@ final class MessageScanner {
   static final int MAX_DEPTH = 64;
   /** Keys of the objects open at once beyond which a message is re-encoded instead. */
   static final int MAX_KEYS = 256;
-  /** A scratch array grown past this by a large message is not kept. */
-  private static final int MAX_KEPT_BYTES = 64 * 1024;
 
   private static final byte[] ID = {'i', 'd'};
   private static final byte[] METHOD = {'m', 'e', 't', 'h', 'o', 'd'};
@@ -41,10 +36,6 @@ final class MessageScanner {
   private static final int OTHER = 0;
   private static final int RESULT_OBJECT = 1;
   private static final int ERROR_OBJECT = 2;
-
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101010101010101L;
-  private static final long HIGH_BITS = 0x8080808080808080L;
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
@@ -77,7 +68,6 @@ final class MessageScanner {
       int codeEnd) {}
 
   private static final class Scratch {
-    byte[] bytes = new byte[4096];
     final int[] keyStart = new int[MAX_KEYS];
     final int[] keyEnd = new int[MAX_KEYS];
   }
@@ -121,17 +111,7 @@ final class MessageScanner {
    * @param notedKeys keys (plain ASCII) whose presence in any object the layout tells; may be null
    */
   static Layout scan(Buffer message, byte[][] notedKeys) {
-    Scratch scratch = SCRATCH.get();
-    int length = message.length();
-    byte[] bytes = scratch.bytes;
-    if (bytes.length < length) {
-      bytes = new byte[length];
-      if (length <= MAX_KEPT_BYTES) {
-        scratch.bytes = bytes;
-      }
-    }
-    message.getBytes(0, length, bytes, 0);
-    MessageScanner scanner = new MessageScanner(bytes, length, scratch, notedKeys);
+    MessageScanner scanner = new MessageScanner(ByteWords.copyOf(message), message.length(), SCRATCH.get(), notedKeys);
     if (!scanner.message()) {
       return null;
     }
@@ -289,7 +269,7 @@ final class MessageScanner {
   private boolean string() {
     pos++;
     while (true) {
-      while (pos + Long.BYTES <= n && plain((long) LONGS.get(b, pos))) {
+      while (pos + Long.BYTES <= n && plain(ByteWords.word(b, pos))) {
         pos += Long.BYTES;
       }
       if (pos >= n) {
@@ -350,9 +330,9 @@ final class MessageScanner {
   private static boolean plain(long word) {
     long quote = word ^ 0x2222222222222222L;
     long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
-    long found = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)
+    long found = ByteWords.zeroBytes(quote) | ByteWords.zeroBytes(backslash)
         | ((word - 0x2020202020202020L) & ~word) | word;
-    return (found & HIGH_BITS) == 0;
+    return (found & ByteWords.HIGH_BITS) == 0;
   }
 
   /** A number, true, false or null: to the next delimiter, spelled as JSON spells them. */

@@ -10,9 +10,6 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,10 +39,6 @@ public final class ParsedMessage {
 
   /** Jackson's defaults: strict JSON, and the same limits as Vert.x's decoder. */
   private static final JsonFactory STRICT = JsonFactory.builder().build();
-  /** A scratch array grown past this by a large message is not kept. */
-  private static final int MAX_KEPT_BYTES = 64 * 1024;
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[4096]});
 
   private final Object value;
   private final Buffer bytes;
@@ -70,15 +63,7 @@ public final class ParsedMessage {
    */
   public static ParsedMessage parse(Buffer bytes) {
     int length = bytes.length();
-    byte[][] holder = SCRATCH.get();
-    byte[] b = holder[0];
-    if (b.length < length) {
-      b = new byte[length];
-      if (length <= MAX_KEPT_BYTES) {
-        holder[0] = b;
-      }
-    }
-    bytes.getBytes(0, length, b, 0);
+    byte[] b = ByteWords.copyOf(bytes);
     Reader reader;
     Object value;
     try (JsonParser parser = STRICT.createParser(b, 0, length)) {
@@ -94,12 +79,17 @@ public final class ParsedMessage {
         reader.paramsHaveMeta ? -1 : reader.paramsBody, reader.paramsEmpty);
   }
 
+  /** A message the sidecar wrote itself: no bytes as they came, so nothing to splice. */
+  public static ParsedMessage written(JsonObject message) {
+    return new ParsedMessage(message, null, -1, -1, -1, false);
+  }
+
   /** The message: a {@link JsonObject}, a {@link JsonArray}, or a plain value. */
   public Object value() {
     return value;
   }
 
-  /** The message as it came. */
+  /** The message as it came; null for one the sidecar wrote. */
   public Buffer bytes() {
     return bytes;
   }
@@ -142,7 +132,7 @@ public final class ParsedMessage {
       this.parser = parser;
       this.b = b;
       this.n = n;
-      this.backslash = hasBackslash(b, n);
+      this.backslash = ByteWords.contains(b, n, (byte) '\\');
     }
 
     Object message() throws IOException {
@@ -262,23 +252,6 @@ public final class ParsedMessage {
         }
       }
       return true;
-    }
-
-    /** Eight bytes to a step: {@code (v - 0x01..) & ~v & 0x80..} is non-zero exactly when some byte of {@code v} is zero. */
-    private static boolean hasBackslash(byte[] b, int n) {
-      int i = 0;
-      for (; i + Long.BYTES <= n; i += Long.BYTES) {
-        long v = (long) LONGS.get(b, i) ^ 0x5C5C5C5C5C5C5C5CL;
-        if (((v - 0x0101010101010101L) & ~v & 0x8080808080808080L) != 0) {
-          return true;
-        }
-      }
-      for (; i < n; i++) {
-        if (b[i] == '\\') {
-          return true;
-        }
-      }
-      return false;
     }
 
     private boolean whitespaceBefore(int at) {

@@ -122,9 +122,9 @@ final class Attempt {
 
   private Buffer body() {
     JsonObject given = call.message().getJsonObject("params").getJsonObject("_meta");
-    if (given == null && call.received() != null) {
-      Buffer spliced = transparent ? MessageSplice.withId(call.received(), upstreamId)
-          : MessageSplice.withIdAndMeta(call.received(), upstreamId, sidecarMeta(new JsonObject()));
+    if (given == null) {
+      Buffer spliced = transparent ? MessageSplice.withId(call.request(), upstreamId)
+          : MessageSplice.withIdAndMeta(call.request(), upstreamId, sidecarMeta(new JsonObject()));
       if (spliced != null) {
         return spliced;
       }
@@ -148,7 +148,7 @@ final class Attempt {
     if (meta != null && meta.isEmpty()) {
       params.remove("_meta");
     }
-    return JsonEncoding.buffer(out, (call.received() == null ? 0 : call.received().bytes().length()) + META_BYTES);
+    return JsonEncoding.buffer(out, (call.request().bytes() == null ? 0 : call.request().bytes().length()) + META_BYTES);
   }
 
   /** What the sidecar tells the upstream in {@code params._meta}: the attempt's deadline and the write's key. */

@@ -5,6 +5,7 @@ import dev.toolgate.policy.budget.TimeoutLayer;
 import dev.toolgate.policy.model.Budget;
 import dev.toolgate.policy.model.Lookup;
 import dev.toolgate.policy.outcome.ResultClass;
+import dev.toolgate.sidecar.mcp.ParsedMessage;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -29,7 +30,7 @@ final class OperationLookup {
             .put("arguments", new JsonObject().put(lookup.argument(), key)));
     ToolCallContext context = new ToolCallContext(call.correlationId() + "-lookup", call.clientId(),
         call.scope(), call.route(), call.upstreamUri(), call.agentHeaders(), call.protocolVersion(),
-        message, null, null, AgentReply.detached(call.correlationId()));
+        ParsedMessage.written(message), null, AgentReply.detached(call.correlationId()));
     long timeoutMs = Math.min(budget.backendMs(), budget.reserveForFinalResponseMs());
     Attempt attempt = new Attempt(s, context, 1, new CallBudget.AttemptTimeout(timeoutMs, TimeoutLayer.ATTEMPT),
         false, (a, late) -> { });

@@ -134,7 +134,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       }
       String method = msg.getValue("method") instanceof String m ? m : null;
       if ("tools/call".equals(method) && JsonRpc.isRequest(msg)) {
-        toolCalls.handle(req, current, route, sub, msg, parsed);
+        toolCalls.handle(req, current, route, sub, parsed);
       } else if ("notifications/cancelled".equals(method)) {
         forward(req, route, sub, cancellationUpstream(route, req, msg, body));
       } else {

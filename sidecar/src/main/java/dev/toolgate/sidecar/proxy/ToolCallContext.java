@@ -14,10 +14,9 @@ import io.vertx.core.json.JsonObject;
  * @param upstreamUri the upstream path and query
  * @param agentHeaders the agent's request headers
  * @param protocolVersion the agent's {@code MCP-Protocol-Version}, or null
- * @param message the agent's JSON-RPC message
- * @param received the message as it came and where its parse found a copy's edits go: what its
- *     copies upstream are spliced from (or, re-encoded, start as large as); null for a message the
- *     sidecar wrote itself
+ * @param request the JSON-RPC request, parsed: the agent's, with its bytes as they came and where
+ *     a copy's edits go, what its copies upstream are spliced from (or, re-encoded, start as large
+ *     as); or one the sidecar wrote itself, without bytes
  * @param idempotencyKey the write's key, or null
  * @param reply the agent's side
  */
@@ -29,8 +28,7 @@ record ToolCallContext(
     String upstreamUri,
     MultiMap agentHeaders,
     String protocolVersion,
-    JsonObject message,
-    ParsedMessage received,
+    ParsedMessage request,
     String idempotencyKey,
     AgentReply reply) {
 
@@ -48,8 +46,13 @@ record ToolCallContext(
   static final String HEADER_DEADLINE_MS = "Toolgate-Deadline-Ms";
   static final String HEADER_APPROVAL = "Toolgate-Approval";
 
+  /** The request's message. */
+  JsonObject message() {
+    return (JsonObject) request.value();
+  }
+
   ToolCallContext withIdempotencyKey(String key) {
     return new ToolCallContext(correlationId, clientId, scope, route, upstreamUri, agentHeaders,
-        protocolVersion, message, received, key, reply);
+        protocolVersion, request, key, reply);
   }
 }

@@ -33,8 +33,8 @@ final class ToolCallHandler {
   }
 
   void handle(
-      HttpServerRequest req, Routing routing, UpstreamRoute route, String sub, JsonObject msg,
-      ParsedMessage received) {
+      HttpServerRequest req, Routing routing, UpstreamRoute route, String sub, ParsedMessage request) {
+    JsonObject msg = (JsonObject) request.value();
     Object params = msg.getValue("params");
     Object name = params instanceof JsonObject p ? p.getValue("name") : null;
     if (!(name instanceof String tool) || tool.isEmpty()) {
@@ -56,8 +56,7 @@ final class ToolCallHandler {
             route.upstreamUri(sub, req.query()),
             req.headers(),
             req.getHeader(McpHeaders.PROTOCOL_VERSION),
-            msg,
-            received,
+            request,
             null,
             new AgentReply(req.response(), clientId, correlationId));
     new ToolCall(services, req, routing.loaded(), ctx, tool).run();

@@ -154,6 +154,15 @@ class ParsedMessageTest {
   }
 
   @Test
+  void neverSplicesAMessageTheSidecarWrote() {
+    ParsedMessage written = ParsedMessage.written(new JsonObject().put("id", 1).put("params", new JsonObject()));
+
+    assertThat(written.bytes()).isNull();
+    assertThat(MessageSplice.withId(written, 3)).isNull();
+    assertThat(MessageSplice.withIdAndMeta(written, 3, META)).isNull();
+  }
+
+  @Test
   void readsCommentsAsVertxDoesAndPassesThemOnReEncoded() {
     ParsedMessage commented = parse("{\"id\":1, /* why */ \"params\":{\"name\":\"t\"}} // done");
 
