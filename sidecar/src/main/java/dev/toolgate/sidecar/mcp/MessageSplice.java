@@ -81,26 +81,26 @@ public final class MessageSplice {
    * of its params, from the layout its parse found; null when it must be re-encoded instead.
    */
   public static Buffer withIdAndMeta(ParsedMessage request, Object id, JsonObject meta) {
-    return request.idStart() < 0 || request.paramsBody() < 0 ? null
-        : withIdAndMeta(request.bytes(), request.idStart(), request.idEnd(), request.paramsBody(),
-            request.paramsEmpty(), id, meta);
-  }
-
-  private static Buffer withIdAndMeta(Buffer request, int idStart, int idEnd, int paramsBody, boolean paramsEmpty,
-      Object id, JsonObject meta) {
+    int idStart = request.idStart();
+    int idEnd = request.idEnd();
+    int paramsBody = request.paramsBody();
+    if (idStart < 0 || paramsBody < 0) {
+      return null;
+    }
+    Buffer bytes = request.bytes();
     byte[] value = json(id);
-    byte[] entry = metaEntry(meta, !paramsEmpty);
-    Buffer out = Buffer.buffer(request.length() - (idEnd - idStart) + value.length + entry.length);
+    byte[] entry = metaEntry(meta, !request.paramsEmpty());
+    Buffer out = Buffer.buffer(bytes.length() - (idEnd - idStart) + value.length + entry.length);
     int tail = idEnd;
     if (paramsBody <= idStart) {
-      out.appendBuffer(request, 0, paramsBody).appendBytes(entry)
-          .appendBuffer(request, paramsBody, idStart - paramsBody).appendBytes(value);
+      out.appendBuffer(bytes, 0, paramsBody).appendBytes(entry)
+          .appendBuffer(bytes, paramsBody, idStart - paramsBody).appendBytes(value);
     } else {
-      out.appendBuffer(request, 0, idStart).appendBytes(value)
-          .appendBuffer(request, idEnd, paramsBody - idEnd).appendBytes(entry);
+      out.appendBuffer(bytes, 0, idStart).appendBytes(value)
+          .appendBuffer(bytes, idEnd, paramsBody - idEnd).appendBytes(entry);
       tail = paramsBody;
     }
-    return out.appendBuffer(request, tail, request.length() - tail);
+    return out.appendBuffer(bytes, tail, bytes.length() - tail);
   }
 
   /** {@code "_meta":{...}}, and a comma when more keys follow it. */

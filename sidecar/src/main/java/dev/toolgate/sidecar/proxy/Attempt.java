@@ -148,7 +148,8 @@ final class Attempt {
     if (meta != null && meta.isEmpty()) {
       params.remove("_meta");
     }
-    return JsonEncoding.buffer(out, (call.request().bytes() == null ? 0 : call.request().bytes().length()) + META_BYTES);
+    Buffer received = call.request().bytes();
+    return JsonEncoding.buffer(out, (received == null ? 0 : received.length()) + META_BYTES);
   }
 
   /** What the sidecar tells the upstream in {@code params._meta}: the attempt's deadline and the write's key. */
