@@ -34,12 +34,11 @@ class ReadmeGoalCountsTest {
   void countsEveryGoalOverTheRunsTableRows() throws IOException {
     List<List<String>> runs = runs();
     String readme = Files.readString(ROOT.resolve("README.md"));
+    long[] met = metCounts(runs);
     for (int goal = 0; goal < GOAL_ROWS.size(); goal++) {
-      int column = FIRST_GOAL_COLUMN + goal;
-      long met = runs.stream().filter(r -> met(r.get(column))).count();
       assertThat(cell(readme, GOAL_ROWS.get(goal)))
           .as("the README's count for %s", GOAL_ROWS.get(goal))
-          .startsWith(met + " of " + runs.size());
+          .startsWith(met[goal] + " of " + runs.size());
     }
   }
 
@@ -55,6 +54,30 @@ class ReadmeGoalCountsTest {
     long peakMet = withPeak.stream().filter(ReadmeGoalCountsTest::met).count();
     assertThat(cell(readme, GOAL_ROWS.get(RESIDENT)))
         .contains(peakMet + " of the " + withPeak.size() + " since the peak is read");
+  }
+
+  @Test
+  void statusRowQuotesTheSameCounts() throws IOException {
+    List<List<String>> runs = runs();
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    int at = readme.indexOf("\n| Performance:");
+    assertThat(at).as("README.md's Status table has a Performance row").isNotNegative();
+    String status = readme.substring(at + 1, readme.indexOf('\n', at + 1));
+    long[] met = metCounts(runs);
+    int total = runs.size();
+    assertThat(status).contains("added p50 ≤ 0.5 ms in " + met[0] + " ", "ready ≤ 2 s in " + met[5] + " ",
+        "(" + met[1] + " of " + total, "(" + met[2] + " of " + total, "(" + met[3] + " of " + total,
+        "(" + met[4] + " of " + total);
+  }
+
+  /** How many runs met each goal, in the order of {@link #GOAL_ROWS}. */
+  private static long[] metCounts(List<List<String>> runs) {
+    long[] met = new long[GOAL_ROWS.size()];
+    for (int goal = 0; goal < met.length; goal++) {
+      int column = FIRST_GOAL_COLUMN + goal;
+      met[goal] = runs.stream().filter(r -> met(r.get(column))).count();
+    }
+    return met;
   }
 
   private static boolean met(String reading) {
