@@ -13,17 +13,17 @@ class AllocatedPerCallTest {
     // Ten slices of 1,000 calls, 25 KiB each, read through scrapes of 400 KiB each.
     double counted = 10 * (1_000 * 25 * 1024 + 400 * 1024);
 
-    assertThat(LoadBench.allocatedKibPerCall(counted, 10, 400 * 1024, 10_000)).isCloseTo(25, within(1e-9));
+    assertThat(FixedRates.allocatedKibPerCall(counted, 10, 400 * 1024, 10_000)).isCloseTo(25, within(1e-9));
   }
 
   @Test
   void takesTheCountAsItIsWhereTheScrapeCouldNotBeMeasured() {
     // A build whose counter moves only at a young GC: nothing is left out.
-    assertThat(LoadBench.allocatedKibPerCall(10 * 13_107 * 1024, 10, 0, 5_000)).isCloseTo(26.214, within(1e-9));
+    assertThat(FixedRates.allocatedKibPerCall(10 * 13_107 * 1024, 10, 0, 5_000)).isCloseTo(26.214, within(1e-9));
   }
 
   @Test
   void neverReadsBelowZero() {
-    assertThat(LoadBench.allocatedKibPerCall(100 * 1024, 10, 400 * 1024, 1_000)).isZero();
+    assertThat(FixedRates.allocatedKibPerCall(100 * 1024, 10, 400 * 1024, 1_000)).isZero();
   }
 }

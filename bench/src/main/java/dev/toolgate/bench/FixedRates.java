@@ -1,0 +1,159 @@
+package dev.toolgate.bench;
+
+import static dev.toolgate.bench.LoadBench.cell;
+import static dev.toolgate.bench.LoadBench.inTurns;
+import static dev.toolgate.bench.LoadBench.ms;
+
+import dev.toolgate.bench.LoadBench.SidecarCounters;
+import dev.toolgate.bench.LoadBench.Target;
+import dev.toolgate.e2e.support.LocalProcess;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The load benchmark's table of one fixed rate: each target's latency over direct's (pooled and
+ * slice by slice), and what a process target spent on it (CPU, context switches, memory, the
+ * sidecar's allocation, GC and JIT time from its metrics). Cost: a metrics scrape and a few
+ * {@code /proc} reads per target before and after each one-second slice, outside the calls measured.
+ */
+final class FixedRates {
+
+  private FixedRates() {}
+
+  /** Settles every target at {@code rate}, then takes its slices in turn and prints the table. */
+  static void run(Map<Target, LoadGenerator> generators, int rate, LoadBenchOptions o, SlowCalls slowCalls,
+      Goals.Readings goals) throws Exception {
+    System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %7s %9s %9s%n",
+        rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
+        "KiB/call", "gc ms", "jit ms", "errors", "load gc ms", "waits/1k");
+    slowCalls.phase("settle " + rate);
+    inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1, o.arrivals()));
+    slowCalls.phase("rate " + rate);
+    // One-second slices, round-robin over the targets: whatever else the machine does during the
+    // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
+    Map<Target, Measured> measured = new LinkedHashMap<>();
+    generators.keySet().forEach(t -> measured.put(t, new Measured()));
+    inTurns(generators, o.seconds(), (t, g) -> {
+      // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (about
+      // 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
+      SidecarCounters before = t.counters();
+      double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
+      long gc = generatorGcMillis();
+      long switches = t.process() == null ? 0 : t.process().contextSwitches();
+      LoadGenerator.Result r = g.fixedRate(rate, 1, o.arrivals());
+      long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
+      measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
+          switched, t.process(), before, t.counters());
+      return r;
+    });
+    Histogram direct = null;
+    Measured directSlices = null;
+    for (Map.Entry<Target, Measured> e : measured.entrySet()) {
+      Target t = e.getKey();
+      Measured m = e.getValue();
+      double bytesPerScrape = t.bytesPerScrape();
+      Histogram h = m.latencyMicros;
+      if (direct == null) {
+        direct = h;
+        directSlices = m;
+      }
+      double cpuPerThousand = m.cpuSeconds / m.seconds / (rate / 1000.0);
+      long calls = Math.max(1, m.latencyMicros.getTotalCount());
+      boolean process = t.process() != null;
+      boolean sidecar = t.metricsUrl() != null;
+      double addedP50 = ms(h, 50) - ms(direct, 50);
+      double addedP99 = ms(h, 99) - ms(direct, 99);
+      double sliceDelta = medianSliceDelta(m.sliceP99, directSlices.sliceP99);
+      goals.rate(rate, t.name(), addedP50, addedP99, sliceDelta, process ? m.residentMib : Double.NaN);
+      System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
+          ms(h, 50), ms(h, 99), ms(h, 99.9), addedP50, addedP99, ms(h, 99.9) - ms(direct, 99.9), sliceDelta,
+          cell(process, "%.3f", cpuPerThousand),
+          cell(process, "%.1f", (double) m.contextSwitches / calls),
+          cell(process, "%.0f", m.residentMib),
+          cell(process, "%.0f", m.anonymousMib),
+          cell(sidecar, "%.1f", allocatedKibPerCall(m.allocatedBytes, m.slices(), bytesPerScrape, calls)),
+          cell(sidecar, "%.0f", m.gcMillis),
+          cell(!Double.isNaN(m.compileMillis), "%.0f", m.compileMillis),
+          m.failed, m.generatorGcMillis,
+          cell(!Double.isNaN(m.quotaWaits), "%.2f", m.quotaWaits * 1000 / calls));
+    }
+  }
+
+  /** A target's slices of one rate, added up; resident memory is the largest seen. */
+  private static final class Measured {
+    final Histogram latencyMicros = new Histogram(60_000_000L, 3);
+    /** Each slice's own p99, ms, in slice order: paired with direct's slice by slice. */
+    final List<Double> sliceP99 = new ArrayList<>();
+    long failed;
+    double seconds;
+    double cpuSeconds;
+    long generatorGcMillis;
+    double residentMib;
+    double anonymousMib;
+    double allocatedBytes;
+    double gcMillis;
+    double compileMillis;
+    double quotaWaits;
+    long contextSwitches;
+
+    int slices() {
+      return sliceP99.size();
+    }
+
+    void add(LoadGenerator.Result r, double cpu, long generatorGc, long switches, LocalProcess process,
+        SidecarCounters before, SidecarCounters after) {
+      contextSwitches += switches;
+      allocatedBytes += after.allocatedBytes() - before.allocatedBytes();
+      gcMillis += after.gcMillis() - before.gcMillis();
+      compileMillis += after.compileMillis() - before.compileMillis();
+      quotaWaits += after.quotaWaits() - before.quotaWaits();
+      latencyMicros.add(r.latencyMicros());
+      sliceP99.add(ms(r.latencyMicros(), 99));
+      failed += r.failed();
+      seconds += r.seconds();
+      cpuSeconds += cpu;
+      generatorGcMillis += generatorGc;
+      if (process != null) {
+        residentMib = Math.max(residentMib, process.residentMib());
+        anonymousMib = Math.max(anonymousMib, process.anonymousMib());
+      }
+    }
+  }
+
+  /**
+   * KiB allocated per call over a target's slices, without the benchmark's own scrapes: the counter
+   * is read in a scrape before and after each slice, and between those two readings lies about one
+   * scrape's work (the end of the first, the start of the second: some 400 KiB, what 16 calls
+   * allocate).
+   */
+  static double allocatedKibPerCall(double allocatedBytes, int slices, double bytesPerScrape, long calls) {
+    return Math.max(0, allocatedBytes - slices * bytesPerScrape) / 1024.0 / Math.max(1, calls);
+  }
+
+  /**
+   * The median over slices of a target's p99 minus direct's in the same round of slices: a stall of
+   * the machine spoils the slices it falls on, not the whole figure, as it does the pooled p99.
+   */
+  static double medianSliceDelta(List<Double> target, List<Double> baseline) {
+    double[] deltas = new double[Math.min(target.size(), baseline.size())];
+    for (int i = 0; i < deltas.length; i++) {
+      deltas[i] = target.get(i) - baseline.get(i);
+    }
+    Arrays.sort(deltas);
+    int n = deltas.length;
+    return n == 0 ? Double.NaN : n % 2 == 1 ? deltas[n / 2] : (deltas[n / 2 - 1] + deltas[n / 2]) / 2;
+  }
+
+  /** GC time of this JVM (the load generator): its pauses delay calls and show in every target's tail. */
+  private static long generatorGcMillis() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
+  }
+}
