@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -25,14 +26,20 @@ import org.HdrHistogram.Histogram;
  */
 final class FixedRates {
 
+  /** The longest scheduler tick of a common kernel (100 Hz): how late a reclaim thread's run time can be seen. */
+  private static final long TICK_NANOS = 10_000_000;
+
   private FixedRates() {}
 
-  /** Settles every target at {@code rate}, then takes its slices in turn and prints the table. */
+  /**
+   * Settles every target at {@code rate}, then takes its slices in turn and prints the table, and
+   * what the kernel's memory reclaim did in those slices as {@code reclaim} watched it.
+   */
   static void run(Map<Target, LoadGenerator> generators, int rate, LoadBenchOptions o, SlowCalls slowCalls,
-      Goals.Readings goals) throws Exception {
-    System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %10s %7s %8s %8s %10s %7s %7s %7s %9s %9s%n",
-        rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "cpu/1k/s", "sw/call", "rss MiB", "anon MiB",
-        "KiB/call", "gc ms", "jit ms", "errors", "load gc ms", "waits/1k");
+      Goals.Readings goals, MemoryReclaim reclaim) throws Exception {
+    System.out.printf(Locale.ROOT, "%nrate %d calls/s%n%-22s %8s %8s %8s %8s %8s %8s %9s %9s %10s %7s %8s %8s %10s %7s %7s %7s %9s %9s%n",
+        rate, "target", "p50 ms", "p99 ms", "p99.9 ms", "+p50", "+p99", "+p99.9", "slice+p99", "quiet+p99", "cpu/1k/s", "sw/call",
+        "rss MiB", "anon MiB", "KiB/call", "gc ms", "jit ms", "errors", "load gc ms", "waits/1k");
     slowCalls.phase("settle " + rate);
     inTurns(generators, o.settle(), (t, g) -> g.fixedRate(rate, 1, o.arrivals()));
     slowCalls.phase("rate " + rate);
@@ -40,6 +47,9 @@ final class FixedRates {
     // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
     Map<Target, Measured> measured = new LinkedHashMap<>();
     generators.keySet().forEach(t -> measured.put(t, new Measured()));
+    long slicesStart = System.nanoTime();
+    long reclaimStart = reclaim.runNanos();
+    long samplerStart = reclaim.samplerCpuNanos();
     inTurns(generators, o.seconds(), (t, g) -> {
       // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (about
       // 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
@@ -53,8 +63,19 @@ final class FixedRates {
           switched, t.process(), before, t.counters());
       return r;
     });
+    long slicesNanos = System.nanoTime() - slicesStart;
+    long reclaimNanos = reclaim.runNanos() - reclaimStart;
+    long samplerNanos = reclaim.samplerCpuNanos() - samplerStart;
+    if (reclaim.watches()) {
+      // A stall that delays the slices' last calls can begin up to a margin after them, and is seen
+      // up to a scheduler tick after it begins.
+      LockSupport.parkNanos(o.reclaimMarginMs() * 1_000_000L + 2 * TICK_NANOS);
+    }
+    MemoryReclaim.Stalls stalls = reclaim.stalls();
+    long marginNanos = o.reclaimMarginMs() * 1_000_000L;
     Histogram direct = null;
     Measured directSlices = null;
+    Quiet directQuiet = null;
     for (Map.Entry<Target, Measured> e : measured.entrySet()) {
       Target t = e.getKey();
       Measured m = e.getValue();
@@ -72,8 +93,15 @@ final class FixedRates {
       double addedP99 = ms(h, 99) - ms(direct, 99);
       double sliceDelta = medianSliceDelta(m.sliceP99, directSlices.sliceP99);
       goals.rate(rate, t.name(), addedP50, addedP99, sliceDelta, process ? m.residentMib : Double.NaN);
-      System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
+      Quiet quiet = Quiet.of(m.calls, stalls, marginNanos);
+      directQuiet = directQuiet == null ? quiet : directQuiet;
+      double quietDelta = ms(quiet.latencyMicros(), 99) - ms(directQuiet.latencyMicros(), 99);
+      if (reclaim.watches()) {
+        goals.quiet(rate, t.name(), quietDelta, quiet.leftOutShare(), o.reclaimMarginMs());
+      }
+      System.out.printf(Locale.ROOT, "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %9.3f %9s %10s %7s %8s %8s %10s %7s %7s %7d %9d %9s%n", t.name(),
           ms(h, 50), ms(h, 99), ms(h, 99.9), addedP50, addedP99, ms(h, 99.9) - ms(direct, 99.9), sliceDelta,
+          cell(reclaim.watches(), "%.3f", quietDelta),
           cell(process, "%.3f", cpuPerThousand),
           cell(process, "%.1f", (double) m.contextSwitches / calls),
           cell(process, "%.0f", m.residentMib),
@@ -84,6 +112,55 @@ final class FixedRates {
           m.failed, m.generatorGcMillis,
           cell(!Double.isNaN(m.quotaWaits), "%.2f", m.quotaWaits * 1000 / calls));
     }
+    System.out.println(reclaimLine(reclaim, o.reclaimMarginMs(), stalls.between(slicesStart, slicesStart + slicesNanos),
+        reclaimNanos, samplerNanos, slicesNanos, directQuiet));
+  }
+
+  /**
+   * What the kernel's memory reclaim did in a rate's slices: its stalls, its CPU, and what the
+   * quiet+p99 column left out because of them; or why it was not watched.
+   */
+  static String reclaimLine(MemoryReclaim reclaim, int marginMs, List<MemoryReclaim.Burst> stalls, long reclaimNanos,
+      long samplerNanos, long slicesNanos, Quiet directQuiet) {
+    if (!reclaim.watches()) {
+      return marginMs == 0 ? "memory reclaim: not watched (--reclaim-margin 0); quiet+p99 not read"
+          : "memory reclaim: no kdamond or kswapd thread readable in /proc; quiet+p99 not read";
+    }
+    double[] cpuMs = stalls.stream().mapToDouble(b -> b.cpuNanos() / 1e6).sorted().toArray();
+    return String.format(Locale.ROOT, "memory reclaim (%s) in these slices: %d stalls (bursts of %d ms of CPU or more),"
+        + " %s ms of CPU each at the median, %.1f %% of a core in all; quiet+p99 leaves out the calls due within %d ms"
+        + " of a stall (%.1f %% of direct's); the watch cost this process %.2f %% of a core",
+        String.join(", ", reclaim.names()), cpuMs.length, MemoryReclaim.STALL_NANOS / 1_000_000,
+        cpuMs.length == 0 ? "-" : String.format(Locale.ROOT, "%.0f", cpuMs[cpuMs.length / 2]),
+        100.0 * reclaimNanos / Math.max(1, slicesNanos), marginMs, 100 * directQuiet.leftOutShare(),
+        100.0 * samplerNanos / Math.max(1, slicesNanos));
+  }
+
+  /** A target's calls that were not due near a reclaim stall: their latencies, and how many of all were left out. */
+  record Quiet(Histogram latencyMicros, long leftOut, long calls) {
+    /** The calls of {@code calls} due further than {@code marginNanos} from every stall; failed ones count in neither. */
+    static Quiet of(LoadGenerator.Calls calls, MemoryReclaim.Stalls stalls, long marginNanos) {
+      Histogram kept = new Histogram(60_000_000L, 3);
+      long leftOut = 0;
+      long counted = 0;
+      for (int i = 0; i < calls.count(); i++) {
+        long micros = calls.latencyMicros()[i];
+        if (micros == LoadGenerator.Calls.FAILED) {
+          continue;
+        }
+        counted++;
+        if (stalls.near(calls.dueNanos()[i], marginNanos)) {
+          leftOut++;
+        } else {
+          kept.recordValue(Math.max(1, micros));
+        }
+      }
+      return new Quiet(kept, leftOut, counted);
+    }
+
+    double leftOutShare() {
+      return calls == 0 ? Double.NaN : (double) leftOut / calls;
+    }
   }
 
   /** A target's slices of one rate, added up; resident memory is the largest seen. */
@@ -91,6 +168,8 @@ final class FixedRates {
     final Histogram latencyMicros = new Histogram(60_000_000L, 3);
     /** Each slice's own p99, ms, in slice order: paired with direct's slice by slice. */
     final List<Double> sliceP99 = new ArrayList<>();
+    /** Every call of the slices, due time and latency: what the quiet+p99 reading sorts. */
+    LoadGenerator.Calls calls = LoadGenerator.Calls.NONE;
     long failed;
     double seconds;
     double cpuSeconds;
@@ -116,6 +195,7 @@ final class FixedRates {
       quotaWaits += after.quotaWaits() - before.quotaWaits();
       latencyMicros.add(r.latencyMicros());
       sliceP99.add(ms(r.latencyMicros(), 99));
+      calls = calls.plus(r.calls());
       failed += r.failed();
       seconds += r.seconds();
       cpuSeconds += cpu;

@@ -448,8 +448,11 @@ public final class LoadBench {
     slowCalls.phase("warm-up");
     inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));
     inTurns(generators, o.warmup(), (t, g) -> g.fixedRate(lowest, 1, o.arrivals()));
-    for (int rate : o.rates()) {
-      FixedRates.run(generators, rate, o, slowCalls, goals);
+    try (MemoryReclaim reclaim = o.reclaimMarginMs() == 0 ? MemoryReclaim.NONE
+        : MemoryReclaim.find(Path.of("/proc"), System::nanoTime).start()) {
+      for (int rate : o.rates()) {
+        FixedRates.run(generators, rate, o, slowCalls, goals, reclaim);
+      }
     }
     OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"

@@ -9,6 +9,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.ContextInternal;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +24,41 @@ import org.HdrHistogram.Histogram;
  */
 final class LoadGenerator implements AutoCloseable {
 
-  /** What one run measured. */
-  record Result(Histogram latencyMicros, long completed, long failed, double seconds) {
+  /**
+   * Each call of a fixed-rate run: when it was due ({@link System#nanoTime}) and how long it took
+   * from then, in µs, or {@link #FAILED}; what lines a call up with something else the machine did then.
+   */
+  record Calls(long[] dueNanos, long[] latencyMicros) {
+    static final long FAILED = -1;
+    static final Calls NONE = new Calls(new long[0], new long[0]);
+
+    Calls {
+      if (dueNanos.length != latencyMicros.length) {
+        throw new IllegalArgumentException("a call's due time and latency come in pairs, got "
+            + dueNanos.length + " due times and " + latencyMicros.length + " latencies");
+      }
+    }
+
+    int count() {
+      return dueNanos.length;
+    }
+
+    /** Both runs' calls, these first. */
+    Calls plus(Calls other) {
+      long[] due = Arrays.copyOf(dueNanos, count() + other.count());
+      long[] latency = Arrays.copyOf(latencyMicros, count() + other.count());
+      System.arraycopy(other.dueNanos, 0, due, count(), other.count());
+      System.arraycopy(other.latencyMicros, 0, latency, count(), other.count());
+      return new Calls(due, latency);
+    }
+  }
+
+  /** What one run measured; its calls one by one where it ran at a fixed rate. */
+  record Result(Histogram latencyMicros, long completed, long failed, double seconds, Calls calls) {
+    Result(Histogram latencyMicros, long completed, long failed, double seconds) {
+      this(latencyMicros, completed, failed, seconds, Calls.NONE);
+    }
+
     double throughput() {
       return completed / seconds;
     }
@@ -33,7 +67,8 @@ final class LoadGenerator implements AutoCloseable {
     Result plus(Result other) {
       Histogram both = latencyMicros.copy();
       both.add(other.latencyMicros);
-      return new Result(both, completed + other.completed, failed + other.failed, seconds + other.seconds);
+      return new Result(both, completed + other.completed, failed + other.failed, seconds + other.seconds,
+          calls.plus(other.calls));
     }
   }
 
@@ -67,20 +102,26 @@ final class LoadGenerator implements AutoCloseable {
     this.body = Buffer.buffer(body);
   }
 
-  private void send(long dueNanos, Histogram histogram, AtomicLong completed, AtomicLong failed, Runnable then) {
+  /** What follows a call's answer (or failure). */
+  private interface Answered {
+    void answered(long micros, boolean succeeded);
+  }
+
+  private void send(long dueNanos, Histogram histogram, AtomicLong completed, AtomicLong failed, Answered then) {
     client.request(requests[(int) (sent++ % requests.length)])
         .compose(req -> req.send(body))
         .compose(res -> res.body().map(b -> res.statusCode() == 200 && !b.toString().contains("\"isError\":true")))
         .onComplete(ar -> {
           long micros = (System.nanoTime() - dueNanos) / 1_000;
           slowCalls.record(target, dueNanos, micros);
-          if (ar.succeeded() && ar.result()) {
+          boolean succeeded = ar.succeeded() && ar.result();
+          if (succeeded) {
             histogram.recordValue(Math.max(1, micros));
             completed.incrementAndGet();
           } else {
             failed.incrementAndGet();
           }
-          then.run();
+          then.answered(micros, succeeded);
         });
   }
 
@@ -94,12 +135,17 @@ final class LoadGenerator implements AutoCloseable {
     FixedRateRun run = new FixedRateRun(arrivals.dueNanos(rate, seconds, fixedRateRuns++));
     vertx.runOnContext(v -> run.sendDue((ContextInternal) Vertx.currentContext(), 0));
     run.done.get(seconds + 60L, TimeUnit.SECONDS);
-    return new Result(run.histogram, run.completed.get(), run.failed.get(), (System.nanoTime() - run.start) / 1e9);
+    long[] dueNanos = new long[run.due.length];
+    Arrays.setAll(dueNanos, k -> run.start + run.due[k]);
+    return new Result(run.histogram, run.completed.get(), run.failed.get(), (System.nanoTime() - run.start) / 1e9,
+        new Calls(dueNanos, run.latencyMicros));
   }
 
   /** One fixed-rate run: its schedule, its counts, and the sending of each call when due. */
   private final class FixedRateRun {
     final long[] due;
+    /** Each call's latency once answered; written on the generator's context, read once {@link #done}. */
+    final long[] latencyMicros;
     final Histogram histogram = new Histogram(60_000_000L, 3);
     final AtomicLong completed = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
@@ -108,6 +154,7 @@ final class LoadGenerator implements AutoCloseable {
 
     FixedRateRun(long[] due) {
       this.due = due;
+      this.latencyMicros = new long[due.length];
     }
 
     /** Sends every call due by now from {@code next} on, then schedules itself for the next one. */
@@ -115,7 +162,11 @@ final class LoadGenerator implements AutoCloseable {
       long now = System.nanoTime() - start;
       int k = next;
       while (k < due.length && due[k] <= now) {
-        send(start + due[k], histogram, completed, failed, this::onAnswered);
+        int call = k;
+        send(start + due[k], histogram, completed, failed, (micros, succeeded) -> {
+          latencyMicros[call] = succeeded ? micros : Calls.FAILED;
+          onAnswered();
+        });
         k++;
       }
       if (k < due.length) {
@@ -159,7 +210,8 @@ final class LoadGenerator implements AutoCloseable {
       }
       return;
     }
-    send(System.nanoTime(), histogram, completed, failed, () -> loop(end, histogram, completed, failed, outstanding, done));
+    send(System.nanoTime(), histogram, completed, failed,
+        (micros, succeeded) -> loop(end, histogram, completed, failed, outstanding, done));
   }
 
   @Override

@@ -117,6 +117,24 @@ class GoalsTest {
   }
 
   @Test
+  void printsTheP99WithoutTheCallsNearAMemoryReclaimStallBesideTheVerdictItDoesNotChange() {
+    // A short run of 2026-12-04: every target's tail beside kdamond's bursts, the full policy's not only.
+    Goals.Readings r = new Goals.Readings();
+    r.rate(1000, "direct (control)", 0.0, -2.600, -4.302, Double.NaN);
+    r.rate(1000, "full policy", 0.247, 5.648, 6.012, 126);
+    r.quiet(1000, "direct (control)", -0.125, 0.068, 5);
+    r.quiet(1000, "full policy", 4.550, 0.070, 5);
+    r.quiet(2000, "full policy", 0.5, 0.070, 5);
+
+    Verdict p99 = verdict(Goals.judge(r), "added p99");
+
+    assertThat(p99.status()).as("judged on every call, as without the reading").isEqualTo(Status.NOT_RESOLVED);
+    assertThat(p99.reading()).isEqualTo("+5.648 ms pooled, +6.012 per-slice median; direct against itself -2.600 / -4.302;"
+        + " without the calls due within 5 ms of a memory-reclaim stall (7.0 %) +4.550, direct against itself -0.125;"
+        + " within the machine's noise of the goal");
+  }
+
+  @Test
   void meetsTheP99GoalWhereBothReadingsAreUnderItByMoreThanTheNoise() {
     Verdict quietMachine = p99BesideControl(1.08, 0.95, 0.2, -0.3);
 

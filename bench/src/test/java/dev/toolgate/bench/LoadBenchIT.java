@@ -62,6 +62,8 @@ class LoadBenchIT {
     assertThat(bench.waitFor(5, TimeUnit.MINUTES)).as("the run ends").isTrue();
     assertThat(bench.exitValue()).as(said).isZero();
     assertThat(said).contains("time to ready").containsPattern("with the class-data archive +median +\\d+ ms");
+    assertThat(said).as("the rate's table reads the tail without the machine's reclaim, or says why not")
+        .contains("quiet+p99").containsPattern("\nmemory reclaim[ :]");
   }
 
   @Test

@@ -30,6 +30,7 @@ class LoadBenchOptionsTest {
         .contains("[--first-calls " + defaults.firstCalls() + "]")
         .contains("[--warmup-calls " + defaults.warmupCalls() + "]")
         .contains("[--slow-calls " + defaults.slowCallsMs() + "]")
+        .contains("[--reclaim-margin " + defaults.reclaimMarginMs() + "]")
         .contains("[--targets " + String.join(",", defaults.targets()) + "]")
         .contains("(default " + defaults.seconds() + ")")
         .contains("[--compare DIR]", "[--profile EVENT]");
@@ -38,6 +39,7 @@ class LoadBenchOptionsTest {
     assertThat(defaults.compare()).isNull();
     assertThat(defaults.profile()).isNull();
     assertThat(defaults.slowCallsMs()).as("no slow-call log unless asked for").isZero();
+    assertThat(defaults.reclaimMarginMs()).as("the reclaim watched unless turned off").isEqualTo(5);
   }
 
   @Test
@@ -51,7 +53,7 @@ class LoadBenchOptionsTest {
         "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--arrivals", "poisson",
         "--starts", "1", "--targets", "direct,full",
         "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu",
-        "--slow-calls", "5");
+        "--slow-calls", "5", "--reclaim-margin", "0");
 
     assertThat(o.rates()).containsExactly(1000);
     assertThat(List.of(o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
@@ -62,6 +64,14 @@ class LoadBenchOptionsTest {
     assertThat(o.compare()).isEqualTo(Path.of("other").toAbsolutePath().normalize());
     assertThat(o.profile()).isEqualTo("cpu");
     assertThat(o.slowCallsMs()).isEqualTo(5);
+    assertThat(o.reclaimMarginMs()).isZero();
+  }
+
+  @Test
+  void refusesANegativeReclaimMarginNamingIt() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--reclaim-margin", "-5"))
+        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
+        .hasMessage("--reclaim-margin must be a whole number of at least 0, was '-5'");
   }
 
   @Test
