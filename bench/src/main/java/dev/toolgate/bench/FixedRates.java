@@ -129,11 +129,11 @@ final class FixedRates {
     double[] cpuMs = stalls.stream().mapToDouble(b -> b.cpuNanos() / 1e6).sorted().toArray();
     return String.format(Locale.ROOT, "memory reclaim (%s) in these slices: %d stalls (bursts of %d ms of CPU or more),"
         + " %s ms of CPU each at the median, %.1f %% of a core in all; quiet+p99 leaves out the calls due within %d ms"
-        + " of a stall (%.1f %% of direct's); the watch cost this process %.2f %% of a core",
+        + " of a stall (%.1f %% of direct's, whose p99 without them is %.3f ms); the watch cost this process %.2f %% of a core",
         String.join(", ", reclaim.names()), cpuMs.length, MemoryReclaim.STALL_NANOS / 1_000_000,
         cpuMs.length == 0 ? "-" : String.format(Locale.ROOT, "%.0f", cpuMs[cpuMs.length / 2]),
         100.0 * reclaimNanos / Math.max(1, slicesNanos), marginMs, 100 * directQuiet.leftOutShare(),
-        100.0 * samplerNanos / Math.max(1, slicesNanos));
+        ms(directQuiet.latencyMicros(), 99), 100.0 * samplerNanos / Math.max(1, slicesNanos));
   }
 
   /** A target's calls that were not due near a reclaim stall: their latencies, and how many of all were left out. */
