@@ -453,6 +453,7 @@ public final class LoadBench {
       for (int rate : o.rates()) {
         FixedRates.run(generators, rate, o, slowCalls, goals, reclaim);
       }
+      reclaim.stalls().bursts().forEach(slowCalls::stall);
     }
     OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"

@@ -94,7 +94,8 @@ record LoadBenchOptions(
               + " stops, to bench/target/load/profiles/<target>.html"),
       new Option("--slow-calls", "MS", "0", Kind.NON_NEGATIVE,
           "write every call slower than MS ms, with its phase, target and wall-clock due time, to"
-              + " bench/target/load/slow-calls.tsv: a tail lined up with GC logs or the clock; 0 skips"),
+              + " bench/target/load/slow-calls.tsv, and the memory reclaim's stalls beside it: a tail lined up"
+              + " with GC logs, the reclaim or the clock; 0 skips"),
       new Option("--reclaim-margin", "MS", "5", Kind.NON_NEGATIVE,
           "watch the kernel's memory-reclaim threads (kdamond, kswapd) in /proc every millisecond, and"
               + " read each target's p99 over direct's again without the calls due within MS ms of one of"

@@ -15,9 +15,13 @@ import java.util.function.LongSupplier;
  * time, written as tab-separated lines when the run ends: a tail lined up with the processes' GC
  * logs ({@code -Xlog:gc:file=…:timemillis}) or with the start of a wall-clock second, which the
  * histograms cannot do. Calls are kept in memory until then (one short line each; a run that
- * records many sets the threshold higher).
+ * records many sets the threshold higher). The stalls of the kernel's memory reclaim seen meanwhile
+ * go to a file beside it, on the same wall clock.
  */
 final class SlowCalls {
+
+  /** The file of the reclaim's stalls, beside the calls'. */
+  static final String STALLS_FILE = "reclaim-stalls.tsv";
 
   /** Records nothing. */
   static final SlowCalls OFF = new SlowCalls(null, Long.MAX_VALUE, System::currentTimeMillis, System::nanoTime);
@@ -27,6 +31,7 @@ final class SlowCalls {
   private final LongSupplier wallMillis;
   private final LongSupplier monotonicNanos;
   private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+  private final Queue<String> stalls = new ConcurrentLinkedQueue<>();
   private volatile String phase = "start";
 
   SlowCalls(Path file, long thresholdMicros, LongSupplier wallMillis, LongSupplier monotonicNanos) {
@@ -55,8 +60,20 @@ final class SlowCalls {
     if (micros <= thresholdMicros) {
       return;
     }
-    long dueWallMillis = wallMillis.getAsLong() - (monotonicNanos.getAsLong() - dueNanos) / 1_000_000;
-    lines.add(String.format(Locale.ROOT, "%s\t%s\t%d\t%d", phase, target, dueWallMillis, micros));
+    lines.add(String.format(Locale.ROOT, "%s\t%s\t%d\t%d", phase, target, wallMillis(dueNanos), micros));
+  }
+
+  /** A stall of the kernel's memory reclaim, kept (when recording) to be written beside the calls. */
+  void stall(MemoryReclaim.Burst stall) {
+    if (file != null) {
+      stalls.add(String.format(Locale.ROOT, "%d\t%d\t%d", wallMillis(stall.startNanos()), wallMillis(stall.endNanos()),
+          stall.cpuNanos() / 1_000));
+    }
+  }
+
+  /** A {@link System#nanoTime} reading as wall-clock milliseconds since the epoch. */
+  private long wallMillis(long nanos) {
+    return wallMillis.getAsLong() - (monotonicNanos.getAsLong() - nanos) / 1_000_000;
   }
 
   /** How many calls were recorded. */
@@ -64,15 +81,22 @@ final class SlowCalls {
     return lines.size();
   }
 
-  /** Writes what was recorded, with a header, and returns the file (null when off). */
+  /**
+   * Writes what was recorded, each file with a header, and returns the calls' file (null when off);
+   * the stalls go to {@link #STALLS_FILE} beside it.
+   */
   Path write() throws IOException {
     if (file == null) {
       return null;
     }
+    Files.createDirectories(file.getParent());
     List<String> out = new ArrayList<>();
+    out.add("start_epoch_ms\tend_epoch_ms\tcpu_us");
+    out.addAll(stalls);
+    Files.write(file.resolveSibling(STALLS_FILE), out);
+    out.clear();
     out.add("phase\ttarget\tdue_epoch_ms\tlatency_us");
     out.addAll(lines);
-    Files.createDirectories(file.getParent());
     return Files.write(file, out);
   }
 }

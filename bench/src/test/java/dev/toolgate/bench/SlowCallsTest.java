@@ -36,8 +36,21 @@ class SlowCallsTest {
   }
 
   @Test
+  void writesTheReclaimsStallsBesideTheCallsOnTheSameWallClock() throws Exception {
+    SlowCalls slow = over3ms();
+
+    slow.stall(new MemoryReclaim.Burst(10_000_000L, 31_000_000L, 17_250_000L));
+    Path calls = slow.write();
+
+    assertThat(Files.readAllLines(calls.resolveSibling(SlowCalls.STALLS_FILE))).containsExactly(
+        "start_epoch_ms\tend_epoch_ms\tcpu_us",
+        "999960\t999981\t17250");
+  }
+
+  @Test
   void offRecordsNothingAndWritesNoFile() throws Exception {
     SlowCalls.OFF.record("direct", 0, Long.MAX_VALUE - 1);
+    SlowCalls.OFF.stall(new MemoryReclaim.Burst(0, 1, 2));
 
     assertThat(SlowCalls.OFF.count()).isZero();
     assertThat(SlowCalls.OFF.write()).isNull();
