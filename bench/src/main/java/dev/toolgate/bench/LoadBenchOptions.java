@@ -97,7 +97,7 @@ record LoadBenchOptions(
               + " bench/target/load/slow-calls.tsv, and the memory reclaim's stalls beside it: a tail lined up"
               + " with GC logs, the reclaim or the clock; 0 skips"),
       new Option("--reclaim-margin", "MS", "5", Kind.NON_NEGATIVE,
-          "watch the kernel's memory-reclaim threads (kdamond, kswapd) in /proc every millisecond, and"
+          "watch the kernel's memory-reclaim threads (kdamond, kswapd) in /proc every 4 ms while the rates run, and"
               + " read each target's p99 over direct's again without the calls due within MS ms of one of"
               + " their stalls (the quiet+p99 column; the goal is still judged on every call): what the tail"
               + " is without the machine's own reclaim; 0 skips the watch"));

@@ -85,6 +85,8 @@ final class MemoryReclaim implements AutoCloseable {
   private final LongSupplier clock;
   private final ByteBuffer buffer = ByteBuffer.allocate(128);
   private final List<Burst> stalls = new ArrayList<>();
+  /** Each thread's run time at its last good read: what a failed read counts, so it adds no burst. */
+  private final long[] lastRunNanos;
   private Thread sampler;
   private volatile boolean closed;
   private volatile long runNanos;
@@ -95,6 +97,7 @@ final class MemoryReclaim implements AutoCloseable {
   MemoryReclaim(List<String> names, List<Path> schedstats, LongSupplier clock) {
     this.names = List.copyOf(names);
     this.schedstats = List.copyOf(schedstats);
+    this.lastRunNanos = new long[schedstats.size()];
     this.clock = clock;
   }
 
@@ -160,14 +163,16 @@ final class MemoryReclaim implements AutoCloseable {
 
   /**
    * One sample: the threads' run time now against the last sample's. Called by one thread at a
-   * time: the sampler's once started (and by {@link #start} before it runs); a thread that has
-   * exited reads as zero. Before {@link #start} it opens the files on each read.
+   * time: the sampler's once started (and by {@link #start} before it runs). A thread whose file
+   * cannot be read (it has exited, or the read came short) counts its last good reading. Before
+   * {@link #start} it opens the files on each read.
    */
   void sample() {
     long now = clock.getAsLong();
     long run = 0;
     for (int i = 0; i < schedstats.size(); i++) {
-      run += readRunNanos(i);
+      lastRunNanos[i] = readRunNanos(i, lastRunNanos[i]);
+      run += lastRunNanos[i];
     }
     long grown = run - runNanos;
     if (sampled && grown > 0) {
@@ -185,7 +190,7 @@ final class MemoryReclaim implements AutoCloseable {
     sampled = true;
   }
 
-  private long readRunNanos(int i) {
+  private long readRunNanos(int i, long last) {
     try {
       if (channels.isEmpty()) {
         return firstField(Files.readString(schedstats.get(i), StandardCharsets.US_ASCII));
@@ -195,7 +200,7 @@ final class MemoryReclaim implements AutoCloseable {
       channels.get(i).read(buffer, 0);
       return firstField(new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII));
     } catch (IOException | NumberFormatException e) {
-      return 0;
+      return last;
     }
   }
 

@@ -97,6 +97,21 @@ class MemoryReclaimTest {
   }
 
   @Test
+  void countsAThreadWhoseFileCannotBeReadAtItsLastReadingAddingNoBurst() throws IOException {
+    thread("83", "kdamond.0", 525 * 1_000 * MS);
+    MemoryReclaim reclaim = MemoryReclaim.find(proc, clock::get);
+    reclaim.sample();
+
+    Files.writeString(proc.resolve("83").resolve("schedstat"), "");
+    clock.addAndGet(4 * MS);
+    reclaim.sample();
+    sampleAt(reclaim, 4, 525 * 1_000 * MS + MS / 2);
+
+    assertThat(reclaim.runNanos()).isEqualTo(525 * 1_000 * MS + MS / 2);
+    assertThat(reclaim.stalls().bursts()).as("half a millisecond, not the thread's whole run time").isEmpty();
+  }
+
+  @Test
   void findsATimeNearAStallWithinTheMarginOnEitherSideOrInsideIt() {
     MemoryReclaim.Stalls stalls = new MemoryReclaim.Stalls(List.of(
         new MemoryReclaim.Burst(100 * MS, 120 * MS, 17 * MS), new MemoryReclaim.Burst(640 * MS, 660 * MS, 18 * MS)));
