@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -25,9 +24,6 @@ import org.HdrHistogram.Histogram;
  * {@code /proc} reads per target before and after each one-second slice, outside the calls measured.
  */
 final class FixedRates {
-
-  /** The longest scheduler tick of a common kernel (100 Hz): how late a reclaim thread's run time can be seen. */
-  private static final long TICK_NANOS = 10_000_000;
 
   private FixedRates() {}
 
@@ -66,13 +62,8 @@ final class FixedRates {
     long slicesNanos = System.nanoTime() - slicesStart;
     long reclaimNanos = reclaim.runNanos() - reclaimStart;
     long samplerNanos = reclaim.samplerCpuNanos() - samplerStart;
-    if (reclaim.watches()) {
-      // A stall that delays the slices' last calls can begin up to a margin after them, and is seen
-      // up to a scheduler tick after it begins.
-      LockSupport.parkNanos(o.reclaimMarginMs() * 1_000_000L + 2 * TICK_NANOS);
-    }
-    MemoryReclaim.Stalls stalls = reclaim.stalls();
     long marginNanos = o.reclaimMarginMs() * 1_000_000L;
+    MemoryReclaim.Stalls stalls = reclaim.stallsWithin(marginNanos);
     Histogram direct = null;
     Measured directSlices = null;
     Quiet directQuiet = null;

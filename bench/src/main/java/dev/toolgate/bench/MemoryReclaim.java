@@ -38,6 +38,11 @@ final class MemoryReclaim implements AutoCloseable {
    * faster sees no more. Each wake-up of the sampler costs some 15 µs of CPU on these VMs.
    */
   static final long SAMPLE_NANOS = 4_000_000;
+  /**
+   * How late a burst can be seen: twice the longest scheduler tick of a common kernel (100 Hz),
+   * which covers a tick's lag in the run time and a sample's.
+   */
+  static final long SEEN_LATE_NANOS = 20_000_000;
   /** Samples this close are one burst: the reclaim thread, preempted for a sample or so, has not finished. */
   static final long GAP_NANOS = 8_000_000;
   /** A burst shorter than this holds a core for less than the p99 goal's 2 ms: it queues no tail. */
@@ -221,6 +226,18 @@ final class MemoryReclaim implements AutoCloseable {
   /** The threads' summed run time at the last sample, ns. */
   long runNanos() {
     return runNanos;
+  }
+
+  /**
+   * The stalls seen so far, once any that begins within {@code marginNanos} from now has been seen:
+   * a stall that delays the last calls of a run can begin up to a margin after them, and is seen up
+   * to {@link #SEEN_LATE_NANOS} after it begins. Returns at once when there is nothing to watch.
+   */
+  Stalls stallsWithin(long marginNanos) {
+    if (watches()) {
+      LockSupport.parkNanos(marginNanos + SEEN_LATE_NANOS);
+    }
+    return stalls();
   }
 
   /** The stalls seen so far, the one still running included. */
