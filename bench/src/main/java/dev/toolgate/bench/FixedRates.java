@@ -46,7 +46,8 @@ final class FixedRates {
     long slicesStart = System.nanoTime();
     long reclaimStart = reclaim.runNanos();
     long samplerStart = reclaim.samplerCpuNanos();
-    inTurns(generators, o.seconds(), (t, g) -> {
+    // Each target's slices added up, every call in them kept with its due time: what quiet+p99 sorts.
+    Map<Target, LoadGenerator.Result> slices = inTurns(generators, o.seconds(), (t, g) -> {
       // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (about
       // 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
       SidecarCounters before = t.counters();
@@ -84,7 +85,7 @@ final class FixedRates {
       double addedP99 = ms(h, 99) - ms(direct, 99);
       double sliceDelta = medianSliceDelta(m.sliceP99, directSlices.sliceP99);
       goals.rate(rate, t.name(), addedP50, addedP99, sliceDelta, process ? m.residentMib : Double.NaN);
-      Quiet quiet = Quiet.of(m.calls, stalls, marginNanos);
+      Quiet quiet = Quiet.of(slices.get(t).calls(), stalls, marginNanos);
       directQuiet = directQuiet == null ? quiet : directQuiet;
       double quietDelta = ms(quiet.latencyMicros(), 99) - ms(directQuiet.latencyMicros(), 99);
       if (reclaim.watches()) {
@@ -159,8 +160,6 @@ final class FixedRates {
     final Histogram latencyMicros = new Histogram(60_000_000L, 3);
     /** Each slice's own p99, ms, in slice order: paired with direct's slice by slice. */
     final List<Double> sliceP99 = new ArrayList<>();
-    /** Every call of the slices, due time and latency: what the quiet+p99 reading sorts. */
-    LoadGenerator.Calls calls = LoadGenerator.Calls.NONE;
     long failed;
     double seconds;
     double cpuSeconds;
@@ -186,7 +185,6 @@ final class FixedRates {
       quotaWaits += after.quotaWaits() - before.quotaWaits();
       latencyMicros.add(r.latencyMicros());
       sliceP99.add(ms(r.latencyMicros(), 99));
-      calls = calls.plus(r.calls());
       failed += r.failed();
       seconds += r.seconds();
       cpuSeconds += cpu;
