@@ -56,7 +56,9 @@ public final class SharedState {
   }
 
   private static HazelcastInstance client(SharedStateOptions options) {
-    return HazelcastClient.newHazelcastClient(clientConfig(options));
+    HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig(options));
+    ConnectionTaskPool.cap(client);
+    return client;
   }
 
   /** The client's configuration: a few threads, few wake-ups, the cluster's addresses or DNS name. */
@@ -67,6 +69,7 @@ public final class SharedState {
     // A sidecar's client serves one agent: a few threads, not a server's pools (memory, context switches).
     config.setProperty("hazelcast.client.event.thread.count", "1");
     config.setProperty("hazelcast.client.internal.executor.pool.size", "1");
+    config.setProperty("hazelcast.client.response.thread.count", "1");
     config.setProperty("hazelcast.client.io.input.thread.count", "1");
     config.setProperty("hazelcast.client.io.output.thread.count", "1");
     // The sweep for backup acks that did not come, every 100 ms by default: the most frequent

@@ -27,6 +27,7 @@ class SharedStateTest {
 
     assertThat(config.getProperty("hazelcast.client.event.thread.count")).isEqualTo("1");
     assertThat(config.getProperty("hazelcast.client.internal.executor.pool.size")).isEqualTo("1");
+    assertThat(config.getProperty("hazelcast.client.response.thread.count")).isEqualTo("1");
     assertThat(config.getProperty("hazelcast.client.io.input.thread.count")).isEqualTo("1");
     assertThat(config.getProperty("hazelcast.client.io.output.thread.count")).isEqualTo("1");
     assertThat(config.getMetricsConfig().isEnabled()).isFalse();

@@ -1,0 +1,64 @@
+package dev.toolgate.sidecar.state.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import dev.toolgate.e2e.support.LoopbackPorts;
+import dev.toolgate.sidecar.config.SharedStateOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sidecar's Hazelcast client, against a real member, keeps the few threads it is configured for
+ * while its connection manager's once-a-second task runs, and still serves the shared state.
+ */
+class ClientThreadsIT {
+
+  private HazelcastInstance member;
+  private HazelcastInstance client;
+
+  @AfterEach
+  void stop() {
+    if (client != null) {
+      client.shutdown();
+    }
+    if (member != null) {
+      member.shutdown();
+    }
+  }
+
+  private long threadsNamed(String infix) {
+    String prefix = client.getName() + "." + infix;
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(thread -> thread.isAlive() && thread.getName().startsWith(prefix))
+        .count();
+  }
+
+  @Test
+  void aClientRunsItsConnectionTasksOnTwoThreadsNotTheTenItsPoolWouldGrowTo() throws Exception {
+    String cluster = "client-threads-" + UUID.randomUUID();
+    int port = LoopbackPorts.next();
+    member = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster,
+        List.of("127.0.0.1:" + port), null, port, null, null), "127.0.0.1");
+    client = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.CLIENT, cluster,
+        List.of("127.0.0.1:" + port), null, null, null, null), "127.0.0.1");
+
+    // The connection manager's pool and the execution service's one-thread pool share the name.
+    await("the internal threads, while the connect task runs each second")
+        .during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
+        .until(() -> threadsNamed("internal-") <= ConnectionTaskPool.THREADS + 1);
+
+    IMap<String, String> sessions = client.getMap(HazelcastQuotaStore.SESSIONS);
+    for (int i = 0; i < 100; i++) {
+      sessions.set("session-" + i, "count-" + i);
+    }
+    assertThat(sessions.get("session-99")).isEqualTo("count-99");
+    // Started when responses are many, if ever; at most the one configured.
+    assertThat(threadsNamed("responsethread-")).as("response threads").isLessThanOrEqualTo(1);
+  }
+}
