@@ -715,12 +715,16 @@ public final class LoadBench {
   /**
    * Extra JVM flags for the sidecars and the relay in a profiling run, e.g.
    * {@code -Dtoolgate.bench.sidecarFlags=-XX:StartFlightRecording=filename={name}.jfr}; {@code {name}}
-   * becomes the target's name.
+   * becomes the target's name as its log file is named (no space or comma, which would split an
+   * agent's options).
    */
   private static List<String> extraFlags(String name) {
-    String extra = System.getProperty("toolgate.bench.sidecarFlags", "");
+    return extraFlags(System.getProperty("toolgate.bench.sidecarFlags", ""), name);
+  }
+
+  static List<String> extraFlags(String extra, String name) {
     return new ArrayList<>(extra.isBlank() ? List.of()
-        : Arrays.asList(extra.replace("{name}", name.replace(' ', '-')).split("\\s+")));
+        : Arrays.asList(extra.replace("{name}", fileName(name)).split("\\s+")));
   }
 
   private Target startSidecar(String name, Path config, SidecarBuild build) throws Exception {
