@@ -3,6 +3,7 @@ package dev.toolgate.sidecar.state.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import dev.toolgate.e2e.support.LoopbackPorts;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A sidecar's Hazelcast client, against a real member, keeps the few threads it is configured for
- * while its connection manager's once-a-second task runs, and still serves the shared state.
+ * while its connection manager's once-a-second task runs, and still serves the shared state, after
+ * losing its cluster too.
  */
 class ClientThreadsIT {
 
@@ -32,6 +34,11 @@ class ClientThreadsIT {
     }
   }
 
+  private static HazelcastInstance member(String cluster, int port, List<String> peers) {
+    return SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster, peers, null, port,
+        null, null), "127.0.0.1");
+  }
+
   private long threadsNamed(String infix) {
     String prefix = client.getName() + "." + infix;
     return Thread.getAllStackTraces().keySet().stream()
@@ -43,8 +50,7 @@ class ClientThreadsIT {
   void aClientRunsItsConnectionTasksOnTwoThreadsNotTheTenItsPoolWouldGrowTo() throws Exception {
     String cluster = "client-threads-" + UUID.randomUUID();
     int port = LoopbackPorts.next();
-    member = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster,
-        List.of("127.0.0.1:" + port), null, port, null, null), "127.0.0.1");
+    member = member(cluster, port, List.of("127.0.0.1:" + port));
     client = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.CLIENT, cluster,
         List.of("127.0.0.1:" + port), null, null, null, null), "127.0.0.1");
 
@@ -60,5 +66,33 @@ class ClientThreadsIT {
     assertThat(sessions.get("session-99")).isEqualTo("count-99");
     // Started when responses are many, if ever; at most the one configured.
     assertThat(threadsNamed("responsethread-")).as("response threads").isLessThanOrEqualTo(1);
+  }
+
+  @Test
+  void aCappedClientReconnectsToItsClusterAfterLosingIt() throws Exception {
+    String cluster = "client-reconnects-" + UUID.randomUUID();
+    int first = LoopbackPorts.next();
+    int second = LoopbackPorts.next();
+    List<String> addresses = List.of("127.0.0.1:" + first, "127.0.0.1:" + second);
+    member = member(cluster, first, List.of(addresses.get(0)));
+    client = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.CLIENT, cluster, addresses, null,
+        null, null, null), "127.0.0.1");
+    client.getMap(HazelcastQuotaStore.SESSIONS).set("before", "lost with its member");
+
+    member.shutdown();
+    await("the client sees its cluster gone").atMost(Duration.ofSeconds(20)).until(() -> !connected());
+    member = member(cluster, second, List.of(addresses.get(1)));
+
+    IMap<String, String> sessions = client.getMap(HazelcastQuotaStore.SESSIONS);
+    await("the client serves again, on the cluster's new member").atMost(Duration.ofSeconds(30))
+        .ignoreExceptions().until(() -> {
+          sessions.set("after", "count-1");
+          return "count-1".equals(sessions.get("after"));
+        });
+    assertThat(threadsNamed("internal-")).isLessThanOrEqualTo(ConnectionTaskPool.THREADS + 1);
+  }
+
+  private boolean connected() {
+    return !((HazelcastClientProxy) client).client.getConnectionManager().getActiveConnections().isEmpty();
   }
 }
