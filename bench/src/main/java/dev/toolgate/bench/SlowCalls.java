@@ -90,13 +90,14 @@ final class SlowCalls {
       return null;
     }
     Files.createDirectories(file.getParent());
-    List<String> out = new ArrayList<>();
-    out.add("start_epoch_ms\tend_epoch_ms\tcpu_us");
-    out.addAll(stalls);
-    Files.write(file.resolveSibling(STALLS_FILE), out);
-    out.clear();
-    out.add("phase\ttarget\tdue_epoch_ms\tlatency_us");
-    out.addAll(lines);
-    return Files.write(file, out);
+    write(file.resolveSibling(STALLS_FILE), "start_epoch_ms\tend_epoch_ms\tcpu_us", stalls);
+    return write(file, "phase\ttarget\tdue_epoch_ms\tlatency_us", lines);
+  }
+
+  private static Path write(Path to, String header, Queue<String> rows) throws IOException {
+    List<String> out = new ArrayList<>(rows.size() + 1);
+    out.add(header);
+    out.addAll(rows);
+    return Files.write(to, out);
   }
 }

@@ -1,6 +1,5 @@
 package dev.toolgate.sidecar.state.hazelcast;
 
-import com.hazelcast.client.impl.clientside.HazelcastClientInstanceImpl;
 import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.core.HazelcastInstance;
 import java.lang.reflect.Field;
@@ -36,16 +35,13 @@ final class ConnectionTaskPool {
 
   private ConnectionTaskPool() {}
 
-  /** Caps a started client's connection tasks; false, logged, where its pool was not found. */
-  static boolean cap(HazelcastInstance client) {
-    if (client instanceof HazelcastClientProxy proxy) {
-      HazelcastClientInstanceImpl impl = proxy.client;
-      if (impl != null && cap(impl.getConnectionManager(), THREADS)) {
-        return true;
-      }
+  /** Caps a started client's connection tasks; logs a warning where its pool was not found. */
+  static void cap(HazelcastInstance client) {
+    boolean capped = client instanceof HazelcastClientProxy proxy && proxy.client != null
+        && cap(proxy.client.getConnectionManager(), THREADS);
+    if (!capped) {
+      LOG.warn("The Hazelcast client's connection pool was not found: it keeps its own thread count");
     }
-    LOG.warn("The Hazelcast client's connection pool was not found: it keeps its own thread count");
-    return false;
   }
 
   /** Lowers the core size of the pool in {@code owner}'s {@value #FIELD} field; false if none. */
