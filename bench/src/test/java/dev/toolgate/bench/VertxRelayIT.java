@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,8 +19,11 @@ import org.junit.jupiter.api.Test;
 /** The benchmark's framework floor relays over real loopback HTTP, as the benchmark loads it. */
 class VertxRelayIT {
 
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
+
   private final Vertx vertx = Vertx.vertx();
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5)).build();
 
   @AfterEach
   void close() throws Exception {
@@ -42,7 +48,7 @@ class VertxRelayIT {
     int relay = relayTo("http://127.0.0.1:" + upstream().actualPort());
 
     HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp?x=1"))
-        .header("Mcp-Method", "tools/call")
+        .timeout(ANSWER_TIMEOUT).header("Mcp-Method", "tools/call")
         .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\"}")).build(), HttpResponse.BodyHandlers.ofString());
 
     assertThat(answer.statusCode()).isEqualTo(201);
@@ -52,16 +58,18 @@ class VertxRelayIT {
 
   @Test
   void answers502WhenTheUpstreamIsUnreachable() throws Exception {
-    HttpServer gone = upstream();
-    int port = gone.actualPort();
-    gone.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    int relay = relayTo("http://127.0.0.1:" + port);
+    // Bound but never listening: connections are refused, and no other socket can take the port meanwhile.
+    try (Socket reserved = new Socket()) {
+      reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      int relay = relayTo("http://127.0.0.1:" + reserved.getLocalPort());
 
-    HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp"))
-        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp"))
+          .timeout(ANSWER_TIMEOUT).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+          HttpResponse.BodyHandlers.ofString());
 
-    assertThat(answer.statusCode()).isEqualTo(502);
-    assertThat(answer.body()).startsWith("upstream unreachable: ");
+      assertThat(answer.statusCode()).isEqualTo(502);
+      assertThat(answer.body()).startsWith("upstream unreachable: ");
+    }
   }
 
   @Test
