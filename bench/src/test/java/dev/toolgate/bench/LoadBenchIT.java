@@ -12,9 +12,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The benchmark as its users run it: a process of its own, which they may stop at any time. */
 class LoadBenchIT {
+
+  @TempDir Path work;
 
   private Process bench;
   private Process second;
@@ -55,11 +58,11 @@ class LoadBenchIT {
         "-cp", System.getProperty("java.class.path"), "-Dtoolgate.root=..", LoadBench.class.getName(),
         "--targets", "direct", "--rates", "100", "--seconds", "1", "--warmup", "1", "--settle", "1",
         "--starts", "1", "--first-calls", "0", "--warmup-calls", "0"))
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
-    // Read while it runs, so that its output never fills the pipe.
-    String said = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        .redirectErrorStream(true).redirectOutput(work.resolve("said.txt").toFile()).start();
 
+    // To a file, not a pipe: a pipe's read would wait, past any time limit, on whatever still held it.
     assertThat(bench.waitFor(5, TimeUnit.MINUTES)).as("the run ends").isTrue();
+    String said = Files.readString(work.resolve("said.txt"));
     assertThat(bench.exitValue()).as(said).isZero();
     assertThat(said).contains("time to ready").containsPattern("with the class-data archive +median +\\d+ ms");
     assertThat(said).as("the rate's table reads the tail without the machine's reclaim, or says why not")
