@@ -47,7 +47,7 @@ final class FixedRates {
     long reclaimStart = reclaim.runNanos();
     long samplerStart = reclaim.samplerCpuNanos();
     // Each target's slices added up, every call in them kept with its due time: what quiet+p99 sorts.
-    Map<Target, LoadGenerator.Result> slices = inTurns(generators, o.seconds(), (t, g) -> {
+    Map<Target, LoadGenerator.Result> slices = inTurns(generators, o.slicesAt(rate), (t, g) -> {
       // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (about
       // 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
       SidecarCounters before = t.counters();

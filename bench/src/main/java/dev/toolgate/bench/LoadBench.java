@@ -429,10 +429,12 @@ public final class LoadBench {
     }
     System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms, answers %s; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
-        + " then per rate %d s of the same load and %d one-second slices per target taken in turn; latency from when each call was due (open loop),"
+        + " then per rate %d s of the same load and %d one-second slices per target taken in turn%s; latency from when each call was due (open loop),"
         + " calls spaced %s; the generator's timers on %s, the backend's on %s%n",
         Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.answers().toUpperCase(Locale.ROOT), o.sessions(),
         o.warmup(), o.settle(), o.seconds(),
+        o.rates().contains(Goals.RATE) && o.slicesAt(Goals.RATE) != o.seconds()
+            ? String.format(Locale.ROOT, " (%d at the goals' %d calls/s)", o.slicesAt(Goals.RATE), Goals.RATE) : "",
         o.arrivals().describe(),
         vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)",
         backendTimers);

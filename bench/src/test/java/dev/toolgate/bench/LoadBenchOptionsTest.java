@@ -19,6 +19,7 @@ class LoadBenchOptionsTest {
     assertThat(usage)
         .contains("[--rates 500,1000,2000]")
         .contains("[--seconds " + defaults.seconds() + "]")
+        .contains("[--goal-seconds " + defaults.goalSeconds() + "]")
         .contains("[--warmup " + defaults.warmup() + "]")
         .contains("[--settle " + defaults.settle() + "]")
         .contains("[--in-flight " + defaults.inFlight() + "]")
@@ -49,15 +50,15 @@ class LoadBenchOptionsTest {
 
   @Test
   void readsEveryOptionGiven() {
-    LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--warmup", "0",
+    LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--goal-seconds", "30", "--warmup", "0",
         "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--arrivals", "poisson",
         "--starts", "1", "--targets", "direct,full",
         "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu",
         "--slow-calls", "5", "--reclaim-margin", "0");
 
     assertThat(o.rates()).containsExactly(1000);
-    assertThat(List.of(o.seconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
-        o.firstCalls(), o.warmupCalls())).containsExactly(20, 0, 2, 32, 0, 1, 4, 0, 0);
+    assertThat(List.of(o.seconds(), o.goalSeconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
+        o.firstCalls(), o.warmupCalls())).containsExactly(20, 30, 0, 2, 32, 0, 1, 4, 0, 0);
     assertThat(o.targets()).containsExactly("direct", "full");
     assertThat(o.answers()).isEqualTo("sse");
     assertThat(o.arrivals()).isEqualTo(Arrivals.POISSON);
@@ -65,6 +66,29 @@ class LoadBenchOptionsTest {
     assertThat(o.profile()).isEqualTo("cpu");
     assertThat(o.slowCallsMs()).isEqualTo(5);
     assertThat(o.reclaimMarginMs()).isZero();
+  }
+
+  @Test
+  void takesSixtySlicesAtTheGoalsRateAndTenAtTheOthersByDefault() {
+    LoadBenchOptions defaults = LoadBenchOptions.parse();
+
+    assertThat(defaults.slicesAt(Goals.RATE)).isEqualTo(60);
+    assertThat(defaults.slicesAt(500)).isEqualTo(10);
+    assertThat(defaults.slicesAt(2000)).isEqualTo(10);
+  }
+
+  @Test
+  void takesTheSecondsAtTheGoalsRateWhereTheyAreMoreThanTheGoalSeconds() {
+    assertThat(LoadBenchOptions.parse("--seconds", "90").slicesAt(Goals.RATE)).isEqualTo(90);
+    assertThat(LoadBenchOptions.parse("--seconds", "20", "--goal-seconds", "0").slicesAt(Goals.RATE)).isEqualTo(20);
+    assertThat(LoadBenchOptions.parse("--seconds", "5", "--goal-seconds", "30").slicesAt(500)).isEqualTo(5);
+  }
+
+  @Test
+  void refusesNegativeGoalSecondsNamingThem() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--goal-seconds", "-1"))
+        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
+        .hasMessage("--goal-seconds must be a whole number of at least 0, was '-1'");
   }
 
   @Test
