@@ -60,8 +60,8 @@ record LoadBenchOptions(
       new Option("--goal-seconds", "N", "60", Kind.NON_NEGATIVE,
           "measured seconds per target at the goals' rate, " + Goals.RATE + " calls/s, at least: on a VM"
               + " whose memory reclaim takes a core for 20 ms twice a second, ten slices read direct against"
-              + " itself up to 2 ms apart at the p99, the goal's own size (bench/README.md); 0 takes --seconds"
-              + " there too"),
+              + " itself up to 3 ms apart at the p99, more than the goal's 2 ms (bench/README.md); 0 takes"
+              + " --seconds there too"),
       new Option("--warmup", "N", "5", Kind.NON_NEGATIVE,
           "warm-up seconds per target at saturation, then as many at the lowest rate, round-robin"),
       new Option("--settle", "N", "3", Kind.NON_NEGATIVE,
