@@ -8,8 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import dev.toolgate.e2e.support.LocalProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,11 +42,20 @@ class LoadBenchIT {
     return p.info().commandLine().orElse("").contains("-XX:DumpLoadedClassList");
   }
 
-  /** The benchmark with the options of a short run, in this checkout's work directory. */
+  /** The JVM's arguments that run the benchmark with these options, in this checkout's work directory. */
+  private static List<String> arguments(String... options) {
+    List<String> arguments = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"),
+        "-Dtoolgate.root=..", LoadBench.class.getName()));
+    arguments.addAll(List.of(options));
+    return arguments;
+  }
+
+  /** The benchmark with the options of a short run. */
   private static ProcessBuilder benchmark() {
-    return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "-Dtoolgate.root=..", LoadBench.class.getName(),
-        "--targets", "direct", "--rates", "100", "--seconds", "1", "--first-calls", "0", "--warmup-calls", "0"));
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(arguments("--targets", "direct", "--rates", "100", "--seconds", "1", "--first-calls", "0",
+        "--warmup-calls", "0"));
+    return new ProcessBuilder(command);
   }
 
   /** The benchmark started, its output discarded: the run the tests stop or run beside. */
@@ -54,16 +65,11 @@ class LoadBenchIT {
 
   @Test
   void runsToItsEndWithoutTheFullPolicyAndTimesTheSidecarsStart() throws Exception {
-    bench = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "-Dtoolgate.root=..", LoadBench.class.getName(),
-        "--targets", "direct", "--rates", "100", "--seconds", "1", "--warmup", "1", "--settle", "1",
-        "--starts", "1", "--first-calls", "0", "--warmup-calls", "0"))
-        .redirectErrorStream(true).redirectOutput(work.resolve("said.txt").toFile()).start();
+    // Fails unless the run ends, with status 0, within LocalProcess's limit (its output in files, not a
+    // pipe, whose read would wait past any time limit on whatever still held it).
+    String said = LocalProcess.runJava(work, "load-bench", arguments("--targets", "direct", "--rates", "100",
+        "--seconds", "1", "--warmup", "1", "--settle", "1", "--starts", "1", "--first-calls", "0", "--warmup-calls", "0"));
 
-    // To a file, not a pipe: a pipe's read would wait, past any time limit, on whatever still held it.
-    assertThat(bench.waitFor(5, TimeUnit.MINUTES)).as("the run ends").isTrue();
-    String said = Files.readString(work.resolve("said.txt"));
-    assertThat(bench.exitValue()).as(said).isZero();
     assertThat(said).contains("time to ready").containsPattern("with the class-data archive +median +\\d+ ms");
     assertThat(said).as("the rate's table reads the tail without the machine's reclaim, or says why not")
         .contains("quiet+p99").containsPattern("\nmemory reclaim[ :]");

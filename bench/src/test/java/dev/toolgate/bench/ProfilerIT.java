@@ -2,11 +2,11 @@ package dev.toolgate.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.e2e.support.LocalProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,15 +20,11 @@ class ProfilerIT {
   @Timeout(120)
   void writesTheFlameGraphOfAProcessWhenItExits() throws Exception {
     Profiler profiler = Profiler.of("cpu", work);
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(profiler.flags("busy loop"));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), BusyLoop.class.getName()));
-    Path said = work.resolve("said.txt");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(said.toFile()).start();
+    List<String> arguments = new ArrayList<>(profiler.flags("busy loop"));
+    arguments.addAll(List.of("-cp", System.getProperty("java.class.path"), BusyLoop.class.getName()));
+    // Fails unless the process exits with status 0 within LocalProcess's limit.
+    LocalProcess.runJava(work, "busy-loop", arguments);
 
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    String output = Files.readString(said);
-    assertThat(process.exitValue()).as(output).isZero();
     Path graph = profiler.flameGraph("busy loop");
     assertThat(graph).isRegularFile();
     assertThat(frames(Files.readString(graph))).contains("dev/toolgate/bench/BusyLoop.spin");
