@@ -9,6 +9,7 @@ import dev.toolgate.bench.LoadBench.Target;
 import dev.toolgate.e2e.support.LocalProcess;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,8 +21,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The load benchmark's table of one fixed rate: each target's latency over direct's (pooled and
  * slice by slice), and what a process target spent on it (CPU, context switches, memory, the
- * sidecar's allocation, GC and JIT time from its metrics). Cost: a metrics scrape and a few
- * {@code /proc} reads per target before and after each one-second slice, outside the calls measured.
+ * sidecar's allocation, GC and JIT time from its metrics). Cost: a few {@code /proc} reads per
+ * target before and after each one-second slice, and a metrics scrape as {@link ScrapeSchedule}
+ * says, all outside the calls measured.
  */
 final class FixedRates {
 
@@ -42,22 +44,30 @@ final class FixedRates {
     // One-second slices, round-robin over the targets: whatever else the machine does during the
     // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
     Map<Target, Measured> measured = new LinkedHashMap<>();
-    generators.keySet().forEach(t -> measured.put(t, new Measured()));
+    Duration scrapeInterval = Duration.ofSeconds(o.scrapeSeconds());
+    generators.keySet().forEach(t -> measured.put(t, new Measured(new ScrapeSchedule(scrapeInterval, o.slicesAt(rate)))));
     long slicesStart = System.nanoTime();
     long reclaimStart = reclaim.runNanos();
     long samplerStart = reclaim.samplerCpuNanos();
     // Each target's slices added up, every call in them kept with its due time: what quiet+p99 sorts.
     Map<Target, LoadGenerator.Result> slices = inTurns(generators, o.slicesAt(rate), (t, g) -> {
-      // Scraped before the CPU is read: the scrape is the benchmark's work, not a call's (about
-      // 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
-      SidecarCounters before = t.counters();
+      Measured m = measured.get(t);
+      int slice = m.slices();
+      // Scraped before the CPU is read and after it is read again: the scrape is the benchmark's
+      // work, not a call's (about 3 % of a sidecar's CPU in a slice at 50 calls/s, by a profile).
+      if (m.scrapes.dueBefore(slice, System.nanoTime())) {
+        m.scrapes.scraped(t.counters(), System.nanoTime());
+      }
       double cpu = t.process() == null ? 0 : t.process().cpuSeconds();
       long gc = generatorGcMillis();
       long switches = t.process() == null ? 0 : t.process().contextSwitches();
       LoadGenerator.Result r = g.fixedRate(rate, 1, o.arrivals());
       long switched = t.process() == null ? 0 : t.process().contextSwitches() - switches;
-      measured.get(t).add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc,
-          switched, t.process(), before, t.counters());
+      m.add(r, t.process() == null ? 0 : t.process().cpuSeconds() - cpu, generatorGcMillis() - gc, switched,
+          t.process());
+      if (m.scrapes.dueAfter(slice)) {
+        m.scrapes.scraped(t.counters(), System.nanoTime());
+      }
       return r;
     });
     long slicesNanos = System.nanoTime() - slicesStart;
@@ -72,6 +82,7 @@ final class FixedRates {
       Target t = e.getKey();
       Measured m = e.getValue();
       double bytesPerScrape = t.bytesPerScrape();
+      SidecarCounters grown = m.scrapes.growth();
       Histogram h = m.latencyMicros;
       if (direct == null) {
         direct = h;
@@ -98,11 +109,11 @@ final class FixedRates {
           cell(process, "%.1f", (double) m.contextSwitches / calls),
           cell(process, "%.0f", m.residentMib),
           cell(process, "%.0f", m.anonymousMib),
-          cell(sidecar, "%.1f", allocatedKibPerCall(m.allocatedBytes, m.slices(), bytesPerScrape, calls)),
-          cell(sidecar, "%.0f", m.gcMillis),
-          cell(!Double.isNaN(m.compileMillis), "%.0f", m.compileMillis),
+          cell(sidecar, "%.1f", allocatedKibPerCall(grown.allocatedBytes(), m.scrapes.scrapesWithin(), bytesPerScrape, calls)),
+          cell(sidecar, "%.0f", grown.gcMillis()),
+          cell(!Double.isNaN(grown.compileMillis()), "%.0f", grown.compileMillis()),
           m.failed, m.generatorGcMillis,
-          cell(!Double.isNaN(m.quotaWaits), "%.2f", m.quotaWaits * 1000 / calls));
+          cell(!Double.isNaN(grown.quotaWaits()), "%.2f", grown.quotaWaits() * 1000 / calls));
     }
     System.out.println(reclaimLine(reclaim, o.reclaimMarginMs(), stalls.between(slicesStart, slicesStart + slicesNanos),
         reclaimNanos, samplerNanos, slicesNanos, directQuiet));
@@ -155,7 +166,10 @@ final class FixedRates {
     }
   }
 
-  /** A target's slices of one rate, added up; resident memory is the largest seen. */
+  /**
+   * A target's slices of one rate, added up; resident memory is the largest seen; its sidecar's
+   * counters from the scrapes its schedule took.
+   */
   private static final class Measured {
     final Histogram latencyMicros = new Histogram(60_000_000L, 3);
     /** Each slice's own p99, ms, in slice order: paired with direct's slice by slice. */
@@ -166,23 +180,19 @@ final class FixedRates {
     long generatorGcMillis;
     double residentMib;
     double anonymousMib;
-    double allocatedBytes;
-    double gcMillis;
-    double compileMillis;
-    double quotaWaits;
     long contextSwitches;
+    final ScrapeSchedule scrapes;
+
+    Measured(ScrapeSchedule scrapes) {
+      this.scrapes = scrapes;
+    }
 
     int slices() {
       return sliceP99.size();
     }
 
-    void add(LoadGenerator.Result r, double cpu, long generatorGc, long switches, LocalProcess process,
-        SidecarCounters before, SidecarCounters after) {
+    void add(LoadGenerator.Result r, double cpu, long generatorGc, long switches, LocalProcess process) {
       contextSwitches += switches;
-      allocatedBytes += after.allocatedBytes() - before.allocatedBytes();
-      gcMillis += after.gcMillis() - before.gcMillis();
-      compileMillis += after.compileMillis() - before.compileMillis();
-      quotaWaits += after.quotaWaits() - before.quotaWaits();
       latencyMicros.add(r.latencyMicros());
       sliceP99.add(ms(r.latencyMicros(), 99));
       failed += r.failed();
@@ -197,13 +207,12 @@ final class FixedRates {
   }
 
   /**
-   * KiB allocated per call over a target's slices, without the benchmark's own scrapes: the counter
-   * is read in a scrape before and after each slice, and between those two readings lies about one
-   * scrape's work (the end of the first, the start of the second: some 400 KiB, what 16 calls
-   * allocate).
+   * KiB allocated per call over a target's slices, without the benchmark's own scrapes: between the
+   * counter's first reading and its last lie {@code scrapes} scrapes' work ({@link
+   * ScrapeSchedule#scrapesWithin}; one scrape is some 400 KiB, what 16 calls allocate).
    */
-  static double allocatedKibPerCall(double allocatedBytes, int slices, double bytesPerScrape, long calls) {
-    return Math.max(0, allocatedBytes - slices * bytesPerScrape) / 1024.0 / Math.max(1, calls);
+  static double allocatedKibPerCall(double allocatedBytes, int scrapes, double bytesPerScrape, long calls) {
+    return Math.max(0, allocatedBytes - scrapes * bytesPerScrape) / 1024.0 / Math.max(1, calls);
   }
 
   /**

@@ -142,6 +142,15 @@ public final class LoadBench {
     }
 
     /**
+     * How these counters grew since {@code before}: the allocation exact only where both readings
+     * were, NaN where either had no such counter.
+     */
+    SidecarCounters since(SidecarCounters before) {
+      return new SidecarCounters(allocatedBytes - before.allocatedBytes, exactAllocation && before.exactAllocation,
+          gcMillis - before.gcMillis, compileMillis - before.compileMillis, quotaWaits - before.quotaWaits);
+    }
+
+    /**
      * The quota checks that waited for the shared state between {@code before} and these counters,
      * per 1,000 of {@code calls}: NaN where either scrape had no such counter (local state, a
      * compared build from before it, a target that is not a sidecar) or no call was made.
@@ -430,14 +439,16 @@ public final class LoadBench {
     System.out.printf(Locale.ROOT, "cores: %d; backend service time %d ms, answers %s; arguments 1 KiB; %d MCP session(s) per target;"
         + " %d s warm-up per target at saturation and as many at the lowest rate,"
         + " then per rate %d s of the same load and %d one-second slices per target taken in turn%s; latency from when each call was due (open loop),"
-        + " calls spaced %s; the generator's timers on %s, the backend's on %s%n",
+        + " calls spaced %s; the generator's timers on %s, the backend's on %s; each sidecar's /metrics scraped %s%n",
         Runtime.getRuntime().availableProcessors(), o.serviceMs(), o.answers().toUpperCase(Locale.ROOT), o.sessions(),
         o.warmup(), o.settle(), o.seconds(),
         o.rates().contains(Goals.RATE) && o.slicesAt(Goals.RATE) != o.seconds()
             ? String.format(Locale.ROOT, " (%d at the goals' %d calls/s)", o.slicesAt(Goals.RATE), Goals.RATE) : "",
         o.arrivals().describe(),
         vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)",
-        backendTimers);
+        backendTimers,
+        o.scrapeSeconds() == 0 ? "before and after each of its slices"
+            : "before its first slice of a rate, after its last and between two at most every " + o.scrapeSeconds() + " s");
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param profile async-profiler's event for every loaded JVM target, or null
  * @param reclaimMarginMs how near a stall of the kernel's memory reclaim a call's due time leaves it
  *     out of the quiet+p99 reading, ms; 0 turns the watch off
+ * @param scrapeSeconds the least time between two scrapes of a sidecar's /metrics while a rate's
+ *     slices run; 0 scrapes before and after every slice (see {@link ScrapeSchedule})
  */
 record LoadBenchOptions(
     List<Integer> rates,
@@ -38,7 +40,8 @@ record LoadBenchOptions(
     Path compare,
     String profile,
     int slowCallsMs,
-    int reclaimMarginMs) {
+    int reclaimMarginMs,
+    int scrapeSeconds) {
 
   /** Every target {@code --targets} accepts, in the order the tables print them. */
   static final List<String> TARGETS =
@@ -107,7 +110,13 @@ record LoadBenchOptions(
           "watch the kernel's memory-reclaim threads (kdamond, kswapd) in /proc every 4 ms while the rates run, and"
               + " read each target's p99 over direct's again without the calls due within MS ms of one of"
               + " their stalls (the quiet+p99 column; the goal is still judged on every call): what the tail"
-              + " is without the machine's own reclaim; 0 skips the watch"));
+              + " is without the machine's own reclaim; 0 skips the watch"),
+      new Option("--scrape-seconds", "N", "15", Kind.NON_NEGATIVE,
+          "scrape each sidecar's /metrics (its allocation, GC, JIT and quota counters) before its first slice"
+              + " of a rate, after its last, and between two of its slices where N seconds have passed since the"
+              + " last scrape: the pace of the chart's PodMonitor. Scraped twice a second, a sidecar compiled"
+              + " the scrape's code during the slices and read its p99 higher (bench/README.md); 0 scrapes"
+              + " before and after every slice"));
 
   private static final int HELP_COLUMN = 25;
   private static final int WIDTH = 104;
@@ -142,7 +151,7 @@ record LoadBenchOptions(
         number(given, "--first-calls"), number(given, "--warmup-calls"),
         given.get("--compare").isEmpty() ? null : Path.of(given.get("--compare")).toAbsolutePath().normalize(),
         given.get("--profile").isEmpty() ? null : given.get("--profile"),
-        number(given, "--slow-calls"), number(given, "--reclaim-margin"));
+        number(given, "--slow-calls"), number(given, "--reclaim-margin"), number(given, "--scrape-seconds"));
   }
 
   /**

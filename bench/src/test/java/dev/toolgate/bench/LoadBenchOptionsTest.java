@@ -3,8 +3,12 @@ package dev.toolgate.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class LoadBenchOptionsTest {
@@ -32,6 +36,7 @@ class LoadBenchOptionsTest {
         .contains("[--warmup-calls " + defaults.warmupCalls() + "]")
         .contains("[--slow-calls " + defaults.slowCallsMs() + "]")
         .contains("[--reclaim-margin " + defaults.reclaimMarginMs() + "]")
+        .contains("[--scrape-seconds " + defaults.scrapeSeconds() + "]")
         .contains("[--targets " + String.join(",", defaults.targets()) + "]")
         .contains("(default " + defaults.seconds() + ")")
         .contains("[--compare DIR]", "[--profile EVENT]");
@@ -54,7 +59,7 @@ class LoadBenchOptionsTest {
         "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--arrivals", "poisson",
         "--starts", "1", "--targets", "direct,full",
         "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu",
-        "--slow-calls", "5", "--reclaim-margin", "0");
+        "--slow-calls", "5", "--reclaim-margin", "0", "--scrape-seconds", "0");
 
     assertThat(o.rates()).containsExactly(1000);
     assertThat(List.of(o.seconds(), o.goalSeconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
@@ -66,6 +71,7 @@ class LoadBenchOptionsTest {
     assertThat(o.profile()).isEqualTo("cpu");
     assertThat(o.slowCallsMs()).isEqualTo(5);
     assertThat(o.reclaimMarginMs()).isZero();
+    assertThat(o.scrapeSeconds()).isZero();
   }
 
   @Test
@@ -89,6 +95,23 @@ class LoadBenchOptionsTest {
     assertThatThrownBy(() -> LoadBenchOptions.parse("--goal-seconds", "-1"))
         .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
         .hasMessage("--goal-seconds must be a whole number of at least 0, was '-1'");
+  }
+
+  @Test
+  void scrapesAtThePaceOfTheChartsPodMonitorByDefault() throws IOException {
+    Path root = Path.of(System.getProperty("toolgate.root", "..")).toAbsolutePath().normalize();
+    String values = Files.readString(root.resolve("charts/toolgate/values.yaml"));
+    Matcher interval = Pattern.compile("(?s)podMonitor:.*?\\n\\s+interval: (\\d+)s\\n").matcher(values);
+
+    assertThat(interval.find()).as("the chart's PodMonitor interval, in seconds").isTrue();
+    assertThat(LoadBenchOptions.parse().scrapeSeconds()).isEqualTo(Integer.parseInt(interval.group(1)));
+  }
+
+  @Test
+  void refusesNegativeScrapeSecondsNamingThem() {
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--scrape-seconds", "-15"))
+        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
+        .hasMessage("--scrape-seconds must be a whole number of at least 0, was '-15'");
   }
 
   @Test
