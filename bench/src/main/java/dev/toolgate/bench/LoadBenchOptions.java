@@ -114,9 +114,8 @@ record LoadBenchOptions(
       new Option("--scrape-seconds", "N", "15", Kind.NON_NEGATIVE,
           "scrape each sidecar's /metrics (its allocation, GC, JIT and quota counters) before its first slice"
               + " of a rate, after its last, and between two of its slices where N seconds have passed since the"
-              + " last scrape: the pace of the chart's PodMonitor. Scraped twice a second, a sidecar compiled"
-              + " the scrape's code during the slices and read its p99 higher (bench/README.md); 0 scrapes"
-              + " before and after every slice"));
+              + " last scrape: the pace of the chart's PodMonitor. Scraped around every slice, a sidecar compiled"
+              + " the scrape's code during its slices (bench/README.md); 0 scrapes before and after every slice"));
 
   private static final int HELP_COLUMN = 25;
   private static final int WIDTH = 104;

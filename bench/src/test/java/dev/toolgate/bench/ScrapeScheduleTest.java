@@ -18,7 +18,7 @@ class ScrapeScheduleTest {
     List<String> taken = new ArrayList<>();
     for (int slice = 0; slice < slices; slice++) {
       long start = slice * gapSeconds * SECOND;
-      if (schedule.dueBefore(slice, start)) {
+      if (schedule.dueBefore(start)) {
         schedule.scraped(counters(slice, 0), start);
         taken.add("b" + slice);
       }
