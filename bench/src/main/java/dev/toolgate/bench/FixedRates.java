@@ -113,7 +113,7 @@ final class FixedRates {
           cell(sidecar, "%.0f", grown.gcMillis()),
           cell(!Double.isNaN(grown.compileMillis()), "%.0f", grown.compileMillis()),
           m.failed, m.generatorGcMillis,
-          cell(!Double.isNaN(grown.quotaWaits()), "%.2f", grown.quotaWaits() * 1000 / calls));
+          cell(!Double.isNaN(grown.quotaWaits()), "%.2f", grown.quotaWaitsPerThousand(calls)));
     }
     System.out.println(reclaimLine(reclaim, o.reclaimMarginMs(), stalls.between(slicesStart, slicesStart + slicesNanos),
         reclaimNanos, samplerNanos, slicesNanos, directQuiet));

@@ -151,12 +151,12 @@ public final class LoadBench {
     }
 
     /**
-     * The quota checks that waited for the shared state between {@code before} and these counters,
-     * per 1,000 of {@code calls}: NaN where either scrape had no such counter (local state, a
-     * compared build from before it, a target that is not a sidecar) or no call was made.
+     * Of a growth ({@link #since}), the quota checks that waited for the shared state per 1,000 of
+     * {@code calls}: NaN where either scrape had no such counter (local state, a compared build from
+     * before it, a target that is not a sidecar) or no call was made.
      */
-    double quotaWaitsPerThousandSince(SidecarCounters before, long calls) {
-      return calls == 0 ? Double.NaN : (quotaWaits - before.quotaWaits) * 1000 / calls;
+    double quotaWaitsPerThousand(long calls) {
+      return calls == 0 ? Double.NaN : quotaWaits * 1000 / calls;
     }
 
     private static double sumOrNaN(List<String> samples) {
@@ -502,7 +502,7 @@ public final class LoadBench {
       saturation.put(e.getKey().name(), r.throughput());
       double processMicros = cpu.processMicrosPerCall(r.completed());
       double machineMicros = cpu.machineMicrosPerCall(r.completed());
-      double waits = e.getKey().counters().quotaWaitsPerThousandSince(countersBefore.get(e.getKey()), r.completed());
+      double waits = e.getKey().counters().since(countersBefore.get(e.getKey())).quotaWaitsPerThousand(r.completed());
       goals.saturation(e.getKey().name(), r.throughput(), machineMicros, cpu.machineStolen());
       goals.peak(e.getKey().name(), peakMib);
       System.out.printf(Locale.ROOT, "%-22s %10.0f %10s %10.3f %10s %8s %7s %12s %16s %9s %9s%n", e.getKey().name(), r.throughput(),

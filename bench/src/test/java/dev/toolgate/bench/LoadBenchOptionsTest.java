@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class LoadBenchOptionsTest {
 
@@ -91,13 +93,6 @@ class LoadBenchOptionsTest {
   }
 
   @Test
-  void refusesNegativeGoalSecondsNamingThem() {
-    assertThatThrownBy(() -> LoadBenchOptions.parse("--goal-seconds", "-1"))
-        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
-        .hasMessage("--goal-seconds must be a whole number of at least 0, was '-1'");
-  }
-
-  @Test
   void scrapesAtThePaceOfTheChartsPodMonitorByDefault() throws IOException {
     Path root = Path.of(System.getProperty("toolgate.root", "..")).toAbsolutePath().normalize();
     String values = Files.readString(root.resolve("charts/toolgate/values.yaml"));
@@ -107,18 +102,12 @@ class LoadBenchOptionsTest {
     assertThat(LoadBenchOptions.parse().scrapeSeconds()).isEqualTo(Integer.parseInt(interval.group(1)));
   }
 
-  @Test
-  void refusesNegativeScrapeSecondsNamingThem() {
-    assertThatThrownBy(() -> LoadBenchOptions.parse("--scrape-seconds", "-15"))
+  @ParameterizedTest
+  @CsvSource({"--goal-seconds, -1", "--scrape-seconds, -15", "--reclaim-margin, -5"})
+  void refusesANegativeCountNamingTheOptionAndTheValue(String option, String value) {
+    assertThatThrownBy(() -> LoadBenchOptions.parse(option, value))
         .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
-        .hasMessage("--scrape-seconds must be a whole number of at least 0, was '-15'");
-  }
-
-  @Test
-  void refusesANegativeReclaimMarginNamingIt() {
-    assertThatThrownBy(() -> LoadBenchOptions.parse("--reclaim-margin", "-5"))
-        .isInstanceOf(LoadBenchOptions.InvalidOptionException.class)
-        .hasMessage("--reclaim-margin must be a whole number of at least 0, was '-5'");
+        .hasMessage(option + " must be a whole number of at least 0, was '" + value + "'");
   }
 
   @Test

@@ -41,7 +41,7 @@ class SidecarCountersTest {
     LoadBench.SidecarCounters before = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 80.0\n");
     LoadBench.SidecarCounters after = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 549.0\n");
 
-    assertThat(after.quotaWaitsPerThousandSince(before, 29_682)).isCloseTo(15.8, within(0.05));
+    assertThat(after.since(before).quotaWaitsPerThousand(29_682)).isCloseTo(15.8, within(0.05));
   }
 
   @Test
@@ -50,9 +50,9 @@ class SidecarCountersTest {
     LoadBench.SidecarCounters withWaits = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 5.0\n");
     LoadBench.SidecarCounters without = LoadBench.SidecarCounters.of(SCRAPE);
 
-    assertThat(without.quotaWaitsPerThousandSince(without, 1_000)).isNaN();
-    assertThat(withWaits.quotaWaitsPerThousandSince(LoadBench.SidecarCounters.NONE, 1_000)).isNaN();
-    assertThat(withWaits.quotaWaitsPerThousandSince(withWaits, 0)).isNaN();
+    assertThat(without.since(without).quotaWaitsPerThousand(1_000)).isNaN();
+    assertThat(withWaits.since(LoadBench.SidecarCounters.NONE).quotaWaitsPerThousand(1_000)).isNaN();
+    assertThat(withWaits.since(withWaits).quotaWaitsPerThousand(0)).isNaN();
   }
 
   @Test
