@@ -9,7 +9,6 @@ import dev.toolgate.bench.LoadBench.Target;
 import dev.toolgate.e2e.support.LocalProcess;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -44,8 +43,7 @@ final class FixedRates {
     // One-second slices, round-robin over the targets: whatever else the machine does during the
     // run (its scheduler, other tenants) falls on every target alike instead of on whichever ran then.
     Map<Target, Measured> measured = new LinkedHashMap<>();
-    Duration scrapeInterval = Duration.ofSeconds(o.scrapeSeconds());
-    generators.keySet().forEach(t -> measured.put(t, new Measured(new ScrapeSchedule(scrapeInterval, o.slicesAt(rate)))));
+    generators.keySet().forEach(t -> measured.put(t, new Measured(new ScrapeSchedule(o.scrapeInterval(), o.slicesAt(rate)))));
     long slicesStart = System.nanoTime();
     long reclaimStart = reclaim.runNanos();
     long samplerStart = reclaim.samplerCpuNanos();

@@ -447,8 +447,7 @@ public final class LoadBench {
         o.arrivals().describe(),
         vertx.isNativeTransportEnabled() ? "epoll (to the microsecond)" : "NIO (whole milliseconds: calls sent up to 0.5 ms late)",
         backendTimers,
-        o.scrapeSeconds() == 0 ? "before and after each of its slices"
-            : "before its first slice of a rate, after its last and between two at most every " + o.scrapeSeconds() + " s");
+        ScrapeSchedule.describe(o.scrapeInterval()));
     // Warm up at saturation, then at the lowest rate: thousands of calls a second get the hot path
     // compiled by C2, and the paths a slow rate takes (an event loop woken per call, timers) get
     // theirs. A warm-up at 1,000 calls/s alone left compilation running into the first measured

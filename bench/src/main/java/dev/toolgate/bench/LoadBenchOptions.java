@@ -1,6 +1,7 @@
 package dev.toolgate.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -159,6 +160,11 @@ record LoadBenchOptions(
    */
   int slicesAt(int rate) {
     return rate == Goals.RATE ? Math.max(seconds, goalSeconds) : seconds;
+  }
+
+  /** The least time between two scrapes of a sidecar while a rate's slices run ({@link #scrapeSeconds}). */
+  Duration scrapeInterval() {
+    return Duration.ofSeconds(scrapeSeconds);
   }
 
   /** True when the command line asks for the usage text. */

@@ -35,6 +35,12 @@ final class ScrapeSchedule {
     this.slices = slices;
   }
 
+  /** How a run with this {@code interval} scrapes a sidecar, for the run's header line. */
+  static String describe(Duration interval) {
+    return interval.isZero() ? "before and after each of its slices"
+        : "before its first slice of a rate, after its last and between two at most every " + interval.toSeconds() + " s";
+  }
+
   /** Whether to scrape before the next slice, at {@code nowNanos}. */
   boolean dueBefore(long nowNanos) {
     return taken == 0 || intervalNanos == 0 || nowNanos - lastNanos >= intervalNanos;
