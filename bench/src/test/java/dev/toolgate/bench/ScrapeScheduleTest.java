@@ -103,4 +103,11 @@ class ScrapeScheduleTest {
     assertThatThrownBy(() -> new ScrapeSchedule(Duration.ofSeconds(15), 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
   }
+
+  @Test
+  void describesItsPaceForTheRunsHeader() {
+    assertThat(ScrapeSchedule.describe(Duration.ZERO)).isEqualTo("before and after each of its slices");
+    assertThat(ScrapeSchedule.describe(Duration.ofSeconds(15)))
+        .isEqualTo("before its first slice of a rate, after its last and between two at most every 15 s");
+  }
 }
