@@ -470,7 +470,8 @@ public final class LoadBench {
     OneCallAtATime.run(generators, o.settle(), o.seconds(), slowCalls, goals);
     System.out.printf(Locale.ROOT, "%nsaturation (%d calls in flight, %d one-second turns per target taken in turn;"
         + " top thread: the target's busiest thread, in cores; machine: the busy share of all cores;"
-        + " stolen: the share of their time the hypervisor gave another guest, which slows the turns it falls in;"
+        + " stolen: the share of their time the hypervisor says it gave another guest, which slows the turns it falls in"
+        + " (0.00 where it says nothing: some hypervisors take time without reporting it);"
         + " cpu: the target's CPU time per call, all its threads; machine µs/call: the busy time of all cores per call,"
         + " every process of the run included, stolen time not, which the calls a second follow on shared cores;"
         + " peak: the most the target has held resident since its start, warm-up and saturation included;"
