@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The performance goals (README "Performance"), judged on one run's readings: each one met, missed
+ * The performance goals (docs/performance.md), judged on one run's readings: each one met, missed
  * or not measured, with the reading it was judged on. The load benchmark hands the readings over as
  * it prints them; only this checkout's rows count (a compared build's names carry a suffix). A goal
- * met in one run is not a goal met reliably: the README counts the runs.
+ * met in one run is not a goal met reliably: docs/performance.md states where each goal stands.
  *
  * <p>Three goals are judged strictly where they have two readings: the p99 on the pooled and the
  * per-slice median, pass-through's ratio to nginx at the fixed rate and one call at a time, the
@@ -235,7 +235,7 @@ final class Goals {
         : new Verdict(goal, status(r.readyMillis <= READY_MS),
             format("%.2f s, median with the class-data archive", r.readyMillis / 1000.0)));
     verdicts.add(new Verdict("admission <= 5 us (JMH)", Status.NOT_MEASURED,
-        "a JMH benchmark, not this run: AdmissionBench (bench/README.md)"));
+        "a JMH benchmark, not this run: AdmissionBench (docs/performance.md)"));
     return verdicts;
   }
 
@@ -302,7 +302,7 @@ final class Goals {
   /** The verdicts as the benchmark prints them, after its other tables. */
   static String table(List<Verdict> verdicts) {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-        "%ngoals (full policy at %d calls/s unless said; one run's verdict: the README counts the runs)%n%-46s %-13s %s%n",
+        "%ngoals (full policy at %d calls/s unless said; one run's verdict is one reading)%n%-46s %-13s %s%n",
         RATE, "goal", "verdict", "reading"));
     for (Verdict v : verdicts) {
       out.append(String.format(Locale.ROOT, "%-46s %-13s %s%n", v.goal(), v.status().text, v.reading()));

@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The run settings every JMH benchmark of this module shares, inherited by each (JMH reads these
  * annotations from a benchmark's superclasses): the average time per operation in ns, one fork, 3
  * warm-up and 5 measured iterations of 1 s, state per thread. Set once here, so that the figures
- * bench/README.md quotes were all taken the same way.
+ * docs/performance.md quotes were all taken the same way.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -380,7 +380,7 @@ public final class LoadBench {
     String backendUrl = "http://127.0.0.1:" + backendPort;
     waitFor("the demo backend", () -> ok(backendUrl + "/ledger") && said(backend, "listening on"), backend);
     // Its service time's timers: on NIO its loop polls through the last half millisecond before each
-    // one, CPU charged to whichever target calls it least often (bench/README.md, "The backend's timers on epoll").
+    // one, CPU charged to whichever target calls it least often (docs/performance.md).
     String backendTimers = said(backend, "(epoll)") ? "epoll" : "NIO (polled through the last 0.5 ms before each)";
     setBackend(backendUrl + "/latency/" + TOOL, "{\"ms\":" + o.serviceMs() + "}");
     setBackend(backendUrl + "/answers/" + TOOL, "{\"format\":\"" + o.answers() + "\"}");
@@ -426,7 +426,7 @@ public final class LoadBench {
         + "\",\"arguments\":" + arguments + "}}";
     // Native epoll where it loads: the calls leave when due, to the microsecond. Netty's NIO loop
     // sleeps whole milliseconds, rounded to the nearest, and its calls drifted up to half a
-    // millisecond late, which read every proxy's added latency low (bench/README.md).
+    // millisecond late, which read every proxy's added latency low (docs/performance.md).
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
     Map<Target, LoadGenerator> generators = new LinkedHashMap<>();
     for (Target t : targets) {
@@ -455,7 +455,7 @@ public final class LoadBench {
     // saturation are taken in one-second turns over the targets, as the slices are: each target's
     // load ends as near its measurement as the others', so none is measured while C2 still compiles
     // more than the rest (loaded one after the other, the first of two identical full-policy
-    // sidecars read 11-15 % less CPU per call than the second: bench/README.md).
+    // sidecars read 11-15 % less CPU per call than the second: docs/performance.md).
     int lowest = Collections.min(o.rates());
     slowCalls.phase("warm-up");
     inTurns(generators, o.warmup(), (t, g) -> g.saturate(o.inFlight(), 1));

@@ -64,7 +64,7 @@ record LoadBenchOptions(
       new Option("--goal-seconds", "N", "60", Kind.NON_NEGATIVE,
           "measured seconds per target at the goals' rate, " + Goals.RATE + " calls/s, at least: on a VM"
               + " whose memory reclaim takes a core for 20 ms twice a second, ten slices read direct against"
-              + " itself up to 3 ms apart at the p99, more than the goal's 2 ms (bench/README.md); 0 takes"
+              + " itself up to 3 ms apart at the p99, more than the goal's 2 ms (docs/performance.md); 0 takes"
               + " --seconds there too"),
       new Option("--warmup", "N", "5", Kind.NON_NEGATIVE,
           "warm-up seconds per target at saturation, then as many at the lowest rate, round-robin"),
@@ -116,7 +116,7 @@ record LoadBenchOptions(
           "scrape each sidecar's /metrics (its allocation, GC, JIT and quota counters) before its first slice"
               + " of a rate, after its last, and between two of its slices where N seconds have passed since the"
               + " last scrape: the pace of the chart's PodMonitor. Scraped around every slice, a sidecar compiled"
-              + " the scrape's code during its slices (bench/README.md); 0 scrapes before and after every slice"));
+              + " the scrape's code during its slices (docs/performance.md); 0 scrapes before and after every slice"));
 
   private static final int HELP_COLUMN = 25;
   private static final int WIDTH = 104;

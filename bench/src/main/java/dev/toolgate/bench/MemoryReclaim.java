@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * The kernel's memory-reclaim threads ({@code kdamond.N}, DAMON's monitor that pages cold memory
  * out, and {@code kswapd}), watched while the benchmark runs: on these VMs a {@code kdamond} takes
  * one of the two cores for about 20 ms twice a second, and every target's slow calls fall beside
- * those bursts (bench/README.md, "The stalls every target shows"). Knowing when they ran lets the
+ * those bursts (docs/performance.md). Knowing when they ran lets the
  * fixed-rate tables read each target's p99 both with and without the calls due near one.
  *
  * <p>Algorithm: every {@value #SAMPLE_NANOS} ns a daemon thread reads the threads' summed run time

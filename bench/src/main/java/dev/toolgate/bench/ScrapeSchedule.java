@@ -9,8 +9,7 @@ import java.time.Duration;
  * <p>A scrape is taken before the target's first slice, after its last, and before any slice in
  * between once {@code interval} has passed since the one before: the pace at which the chart's
  * PodMonitor has Prometheus scrape a sidecar. Scraped around each of sixty one-second slices
- * instead, a sidecar compiled the scrape's code while its slices ran (bench/README.md, "Scraped at
- * Prometheus's pace"). A zero interval scrapes before and after every
+ * instead, a sidecar compiled the scrape's code while its slices ran (docs/performance.md). A zero interval scrapes before and after every
  * slice. Scrapes run between slices, never during one; the counters' growth is read from the first
  * scrape to the last, so it spans the sidecar's idle time between its slices too. Cost: O(1) a slice.
  */

@@ -33,7 +33,7 @@ final class VertxRelay {
   static final String USAGE = """
       Usage: VertxRelay --port N --upstream http://127.0.0.1:PORT
         Relays every request on 127.0.0.1:N to the same path on the upstream (the load benchmark's
-        vertx-relay baseline, bench/README.md).
+        vertx-relay baseline, docs/performance.md).
       """;
 
   private VertxRelay() {}

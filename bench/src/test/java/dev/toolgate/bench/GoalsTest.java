@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The goals' verdicts printed after a load run's tables. */
 class GoalsTest {
 
-  /** The readings of the default run at e4bff94 (bench/earlier-runs.md, "The default run at e4bff94"). */
+  /** The readings of the default run at e4bff94 (git history). */
   private static Goals.Readings defaultRun() {
     Goals.Readings r = new Goals.Readings();
     r.rate(500, "nginx", 0.086, 0.382, 0.367, 19);

@@ -21,7 +21,7 @@ public interface Sidecar {
 
   /**
    * The Vert.x options a sidecar is meant to run on (its {@code main}, and the tests). The JDK's NIO
-   * selector: Netty's native epoll measured no gain here (bench/README.md). Eight workers are
+   * selector: Netty's native transports were measured and not taken (docs/decisions). Eight workers are
    * plenty next to one agent (the quota store combines a session's calls) and each costs a stack;
    * the internal pool's default of 20 threads all came to exist, one per configuration poll, since
    * a pool adds a thread per task until full. No class-path file resolving: the sidecar reads its

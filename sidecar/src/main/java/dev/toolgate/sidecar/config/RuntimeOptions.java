@@ -14,7 +14,7 @@ public record RuntimeOptions(Integer maxBodyBytes, Long configPollMs, Long conne
   public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
   public static final long DEFAULT_CONFIG_POLL_MS = 1_000;
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
-  /** First calls after it: p99 +13 to +18 ms over direct instead of +63 to +146, for 1 to 26 MiB more resident (bench/README.md). */
+  /** Enough for the JIT to compile the call path; the agent's first request stops it earlier. */
   public static final int DEFAULT_WARMUP_CALLS = 1_000;
   /** A warm-up is a start-up step: past this many calls it only burns CPU. */
   public static final int MAX_WARMUP_CALLS = 100_000;

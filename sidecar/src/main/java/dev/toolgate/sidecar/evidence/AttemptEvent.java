@@ -88,7 +88,7 @@ public record AttemptEvent(
   /**
    * Writes the event as one JSON object, absent fields left out. Streamed field by field: no map,
    * no intermediate string, and each field's name written from its quoted bytes, encoded once
-   * (this runs once per attempt: bench/README.md, "The evidence's field names encoded once").
+   * (this runs once per attempt).
    */
   public void writeJson(JsonGenerator out) throws IOException {
     out.writeStartObject();

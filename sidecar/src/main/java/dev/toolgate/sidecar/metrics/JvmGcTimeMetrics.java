@@ -20,9 +20,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Micrometer's {@code JvmGcMetrics} reports the same through a listener on every collection's
  * JMX notification, and a listener makes the JVM build each notification's composite data (every
- * pool's usage before and after) on its notification thread: at saturation that thread took about
- * half a millisecond of CPU per young collection, 1.2-1.5 µs per call (bench/README.md, "The
- * collections read when scraped"). Polled, a collection costs nothing and a scrape two reads per
+ * pool's usage before and after) on its notification thread, a cost paid per collection and so,
+ * at saturation, per call. Polled, a collection costs nothing and a scrape two reads per
  * collector. What polling cannot give: each collection's cause and its longest pause.
  */
 final class JvmGcTimeMetrics implements MeterBinder {

@@ -19,10 +19,8 @@ import java.util.Map;
  * idle expiry is forgotten by {@link #expire}, as its counters are. A call is kept as one small
  * record of what its trace event already holds, formatted only when a block asks for it: its time
  * as two numbers, its tool's name as one copy shared by every call of that tool (a call's name is
- * a string of its own, parsed from its request). A full audit of 4,096 sessions holds about 4 MiB
- * (a class histogram: 50 bytes a call, its record 40), where an {@code Instant} and a copy of the
- * name per call held 10 and JSON objects of formatted fields 32, in a heap of 64 MiB
- * (bench/README.md, "Many sessions' audit").
+ * a string of its own, parsed from its request), so a full audit of {@link #SESSIONS_KEPT} sessions
+ * stays a small share of a 64 MiB heap.
  */
 public final class SessionAudit {
 

@@ -25,8 +25,8 @@ import java.util.List;
 
 /**
  * Warms the call path up once the sidecar is ready, so that the JIT compiles it before the agent's
- * first calls instead of during them (a fresh sidecar's first calls were tens of milliseconds
- * slower than its later ones: bench/README.md, "First calls").
+ * first calls instead of during them, when a fresh sidecar's calls are many times slower than
+ * its later ones.
  *
  * <p>Algorithm: a second proxy is built from the configuration in force — the same handlers,
  * policy and tool rules — but with every upstream pointed at a {@link StubUpstream} on loopback,

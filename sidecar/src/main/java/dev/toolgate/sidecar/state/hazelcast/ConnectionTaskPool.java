@@ -15,8 +15,7 @@ import org.slf4j.LoggerFactory;
  * whose core size, 10, is fixed in its code: no property sets it. A scheduled pool starts a thread
  * for every task it is given until it holds its core size, so the once-a-second task alone brings
  * all ten into being within ten seconds of start, each parked for the process's life. Each costs
- * about 0.12 MiB resident (its stack's touched pages: bench/README.md, "The Hazelcast client's
- * threads capped") and a walk of its frames in every young collection. Two keep a
+ * its stack's touched pages in resident memory and a walk of its frames in every young collection. Two keep a
  * reconnection that blocks from holding up the other tasks. The pool is reached through the
  * connection manager's private field: where a Hazelcast version holds it elsewhere, the client
  * keeps its ten threads and the sidecar says so once.

@@ -10,13 +10,13 @@ package dev.toolgate.sidecar.state.hazelcast;
  * the lease is sized to what its last second with reads served, and to one read at least, if that
  * was at most {@link #PAUSE_MEMORY_SECONDS} ago: an agent's calls come in bursts, and a burst after
  * a pause would otherwise start over at one read and wait for a round trip at each doubling (eight
- * of them to reach {@code MAX_EXTRA}: bench/README.md, "A burst's lease"). Reads left at the end of
+ * of them to reach {@code MAX_EXTRA}). Reads left at the end of
  * their second are <em>kept</em> as long: the session's first read after a pause of up to {@link
  * #PAUSE_MEMORY_SECONDS} takes one at once ({@link #carry}), and one round trip in the background
  * moves them all in the shared rate window to the second they are now served in, and reserves what
  * the lease then lacks of that size. A session called once every few seconds (one of thousands an
  * agent serves) therefore waits for the shared state at its first two reads only: without the
- * floor and the reservation, at every read (bench/README.md, "Sparse sessions"). Older reads are
+ * floor and the reservation, at every read. Older reads are
  * given up ({@link #close}) and returned to the shared entry by the session's next round trip or by
  * the periodic sweep. Never over a limit: every read handed out was counted first. The price is
  * that another replica serving the same session may be refused early, by at most {@link
@@ -36,7 +36,7 @@ package dev.toolgate.sidecar.state.hazelcast;
  * lease hands them out at once, in the rest of this second too. A lease rolled ahead that runs
  * low before its second starts is refilled ahead as well: topped up when full-sized, doubled when
  * empty. A steady session's calls therefore never wait for the shared state at a new second
- * (they did, at every second's start: bench/README.md, "A new second's lease").
+ * (they did, at every second's start, before leases were rolled ahead).
  *
  * <p>Thread-safe: event loops take from it; the session's drain (one at a time) closes and refills it.
  * Cost: two uncontended locks per read (the take, and the claim of any refill it makes due); three
@@ -49,8 +49,7 @@ final class ReadLease {
   /**
    * Reads left in a full-sized lease when it is topped up, back to {@link #MAX_EXTRA}: half, so that
    * the reads arriving while the round trip runs do not wait for it; with a quarter left, a busy
-   * session's reads waited at saturation (bench/README.md, "A lease topped up when a quarter is
-   * left, measured and reverted").
+   * session's reads waited for the round trip at saturation.
    */
   static final int TOP_UP_LEFT = MAX_EXTRA / 2;
   /** How long a paused session's lease is kept: its last second with reads sizes the next, its reads are handed out. */

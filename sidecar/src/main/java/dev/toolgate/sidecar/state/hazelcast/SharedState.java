@@ -73,7 +73,7 @@ public final class SharedState {
     config.setProperty("hazelcast.client.io.input.thread.count", "1");
     config.setProperty("hazelcast.client.io.output.thread.count", "1");
     // The sweep for backup acks that did not come, every 100 ms by default: the most frequent
-    // wake-up of an idle sidecar (~1 ms of CPU a second, bench/README.md). Once a second, a lost
+    // wake-up of an idle sidecar. Once a second, a lost
     // ack is noticed up to a second after its 5 s timeout instead of a tenth.
     config.setProperty(CLEAN_RESOURCES_MILLIS, Long.toString(CLEAN_RESOURCES_PERIOD_MS));
     config.getMetricsConfig().setEnabled(false);
