@@ -75,7 +75,7 @@ class OperatorRbacTest {
         .resource(chart.one(MutatingWebhookConfiguration.class)).create();
 
     ToolPolicyReconciler reconciler = new ToolPolicyReconciler(client,
-        new RenderOptions(0, null, "client", "toolgate-hazelcast.toolgate-system.svc", List.of(), null, null),
+        RenderOptions.injected("toolgate-hazelcast.toolgate-system.svc", null),
         Clock.systemUTC());
     List<Access> accesses = new ArrayList<>();
     try (OperatorRuntime runtime = new OperatorRuntime(client, reconciler, Rendered.NAMESPACE, "operator-a",

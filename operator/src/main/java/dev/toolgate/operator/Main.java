@@ -1,5 +1,6 @@
 package dev.toolgate.operator;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
@@ -23,18 +24,18 @@ public final class Main {
         -f, --file FILE            the ToolPolicy
         --revision N               the revision to stamp (default 1)
         --agent ID                 the workload's id (default local)
-        --shared-state MODE        client (default), embedded or local
+        --shared-state MODE        embedded (default), local or client
         --hazelcast-dns NAME       client mode: the Hazelcast headless service
         --hazelcast-members LIST   client mode: comma-separated host:port
         --approval-key-file PATH   where the approval key is mounted (default %s)
         --admin-token-file PATH    where the admin token is mounted
-        --admin-host HOST          the admin listener's address (default 0.0.0.0, for the scrape)
+        --admin-host HOST          the admin listener's address (default 127.0.0.1; 0.0.0.0 to be scraped)
         --shared-state-port N      embedded mode: the member's port
         --upstream NAME=URL        use URL for upstream NAME (repeatable): run a cluster policy locally
         --listen-port N            the MCP port (default %d)
         --admin-port N             the admin port (default %d)
         --warmup-calls N           the sidecar's runtime.warmupCalls, 0 (off) to %d (default:
-                                   none rendered, the sidecar's own)
+                                   the sidecar's own, 1000)
       """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE, RenderOptions.DEFAULT_LISTEN_PORT,
           RenderOptions.DEFAULT_ADMIN_PORT, RenderOptions.MAX_WARMUP_CALLS);
 
@@ -135,7 +136,7 @@ public final class Main {
     }
     RenderOptions options;
     try {
-      options = new RenderOptions(revision, agent, mode, dns, members, approvalKey, adminToken, adminHost, sharedPort,
+      options = new RenderOptions(revision, agent, mode == null ? null : sharedStateMode(mode), dns, members, approvalKey, adminToken, adminHost, sharedPort,
           upstreams, listenPort, adminPort, warmupCalls);
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
@@ -202,9 +203,9 @@ public final class Main {
       return 2;
     }
     try {
-      rendering = new RenderOptions(0, null, "client", env("TOOLGATE_HAZELCAST_DNS",
-          "toolgate-hazelcast." + namespace + ".svc.cluster.local"), List.of(), null, null, null, null, null, null,
-          null, warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
+      rendering = RenderOptions.injected(
+          env("TOOLGATE_HAZELCAST_DNS", "toolgate-hazelcast." + namespace + ".svc.cluster.local"),
+          warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
     } catch (IllegalArgumentException e) {
       err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
       return 2;
@@ -227,6 +228,15 @@ public final class Main {
       err.println("error: the operator failed: " + e.getMessage());
       return 1;
     }
+  }
+
+  private static SharedStateOptions.Mode sharedStateMode(String value) {
+    for (SharedStateOptions.Mode mode : SharedStateOptions.Mode.values()) {
+      if (mode.name().equalsIgnoreCase(value)) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException("--shared-state takes local, embedded or client, was '" + value + "'");
   }
 
   private static Integer warmupCalls(String value) {

@@ -48,13 +48,13 @@ class MainTest {
     int code = run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "0");
 
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("runtime:\n  warmupCalls: 0\n");
+    assertThat(out.toString()).contains("\n  warmupCalls: 0\n");
   }
 
   @Test
-  void leavesTheSidecarsOwnWarmupWhenNoneIsAsked() {
+  void rendersTheSidecarsOwnWarmupWhenNoneIsAsked() {
     assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml")).isZero();
-    assertThat(out.toString()).doesNotContain("runtime:").doesNotContain("warmupCalls");
+    assertThat(out.toString()).contains("\n  warmupCalls: 1000\n");
   }
 
   @Test

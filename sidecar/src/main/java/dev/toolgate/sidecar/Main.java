@@ -4,7 +4,7 @@ import dev.toolgate.sidecar.approval.ApproveCommand;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.hazelcast.TrainingMember;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

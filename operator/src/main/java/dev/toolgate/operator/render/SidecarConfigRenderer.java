@@ -1,32 +1,30 @@
 package dev.toolgate.operator.render;
 
 import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.policy.config.AdminOptions;
+import dev.toolgate.policy.config.AgentIdentity;
+import dev.toolgate.policy.config.ApprovalOptions;
+import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.RuntimeOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Approval;
 import dev.toolgate.policy.model.Policy;
+import dev.toolgate.policy.model.Upstream;
 import dev.toolgate.policy.validation.PolicyValidator;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * Renders a ToolPolicy into the exact file the sidecar reads: the spec's fields at the top level
- * (every default written out, so the file says what is in force) plus the sidecar's own fields.
- * Pure: no I/O, no API server; the reconciler and the offline {@code render} command both use it.
+ * Renders a ToolPolicy into the exact file the sidecar reads: the sidecar's configuration record,
+ * built from the spec and the deployment's options, written out with every default, so the file
+ * says what is in force. Pure: no I/O, no API server; the reconciler and the offline {@code render}
+ * command both use it.
  */
 public final class SidecarConfigRenderer {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private SidecarConfigRenderer() {}
-
-  /** A map that keeps its keys in the order given: the rendered file must be byte-stable. */
-  private static Map<String, Object> ordered(Object... keysAndValues) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return map;
-  }
 
   /** Reads a ToolPolicy from YAML or JSON. */
   public static ToolPolicy parse(String text) {
@@ -37,56 +35,47 @@ public final class SidecarConfigRenderer {
     return policy;
   }
 
-  /** The sidecar configuration; throws with every violation when the spec is invalid. */
+  /** The sidecar configuration as a record; throws with every violation when the spec is invalid. */
+  public static SidecarConfig config(ToolPolicy resource, RenderOptions options) {
+    Policy spec = withUpstreamUrls(PolicyValidator.requireValid(resource.getSpec()), options);
+    boolean needsApproval = spec.tools().stream().anyMatch(t -> t.approval() == Approval.HUMAN_REQUIRED);
+    return new SidecarConfig(
+        options.revision(),
+        new ListenAddress(ListenAddress.DEFAULT_HOST, options.listenPort()),
+        new AdminOptions(options.adminHost(), options.adminPort(), options.adminTokenFile()),
+        new RuntimeOptions(null, null, null, options.warmupCalls()),
+        needsApproval ? new ApprovalOptions(options.approvalKeyFile()) : ApprovalOptions.NONE,
+        new AgentIdentity(options.agentId()),
+        sharedState(resource, options),
+        spec);
+  }
+
+  /** The sidecar configuration file; throws with every violation when the spec is invalid. */
   public static String render(ToolPolicy resource, RenderOptions options) {
-    Policy spec = PolicyValidator.requireValid(resource.getSpec());
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("revision", options.revision());
-    out.put("listen", ordered("host", "127.0.0.1", "port", options.listenPort()));
-    // The admin port serves the Prometheus scrape, so it listens on the pod's address.
-    Map<String, Object> admin = ordered("host", options.adminHost(), "port", options.adminPort());
-    if (options.adminTokenFile() != null) {
-      admin.put("tokenFile", options.adminTokenFile());
-    }
-    out.put("admin", admin);
-    if (options.warmupCalls() != null) {
-      out.put("runtime", ordered("warmupCalls", options.warmupCalls()));
-    }
-    out.put("agent", ordered("id", options.agentId()));
-    Map<String, Object> shared = new LinkedHashMap<>();
-    shared.put("mode", options.sharedStateMode());
-    if (options.hazelcastServiceDns() != null) {
-      shared.put("kubernetesServiceDns", options.hazelcastServiceDns());
-    }
-    if (options.sharedStatePort() != null) {
-      shared.put("port", options.sharedStatePort());
-    }
-    if (!options.hazelcastMembers().isEmpty()) {
-      shared.put("members", options.hazelcastMembers());
-    }
-    if (!"local".equals(options.sharedStateMode()) && resource.getMetadata().getNamespace() != null) {
-      // Where the operator publishes this configuration for running sidecars.
-      shared.put("configKey", resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName());
-    }
-    out.put("sharedState", shared);
-    if (spec.tools().stream().anyMatch(t -> t.approval() == Approval.HUMAN_REQUIRED)) {
-      out.put("approvals", ordered("keyFile", options.approvalKeyFile()));
-    }
-    @SuppressWarnings("unchecked")
-    Map<String, Object> fields = SERIALIZATION.convertValue(spec, Map.class);
-    if (fields.get("upstreams") instanceof java.util.List<?> upstreams) {
-      for (Object u : upstreams) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> upstream = (Map<String, Object>) u;
-        String url = options.upstreamUrls().get(String.valueOf(upstream.get("name")));
-        if (url != null) {
-          upstream.put("url", url);
-        }
-      }
-    }
-    out.putAll(fields);
+    SidecarConfig config = config(resource, options);
     return "# Rendered by toolgate-operator from ToolPolicy " + resource.getMetadata().getNamespace() + "/"
         + resource.getMetadata().getName() + ", revision " + options.revision() + ". Do not edit.\n"
-        + SERIALIZATION.asYaml(out);
+        + SERIALIZATION.asYaml(config);
+  }
+
+  private static SharedStateOptions sharedState(ToolPolicy resource, RenderOptions options) {
+    String namespace = resource.getMetadata().getNamespace();
+    // Where the operator publishes this configuration for running sidecars.
+    String configKey = options.sharedStateMode() != SharedStateOptions.Mode.LOCAL && namespace != null
+        ? namespace + "/" + resource.getMetadata().getName()
+        : null;
+    return new SharedStateOptions(options.sharedStateMode(), null, options.hazelcastMembers(),
+        options.hazelcastServiceDns(), options.sharedStatePort(), null, configKey);
+  }
+
+  private static Policy withUpstreamUrls(Policy spec, RenderOptions options) {
+    if (options.upstreamUrls().isEmpty()) {
+      return spec;
+    }
+    return new Policy(spec.mode(), spec.killSwitch(), spec.budget(),
+        spec.upstreams().stream()
+            .map(u -> new Upstream(u.name(), options.upstreamUrls().getOrDefault(u.name(), u.url())))
+            .toList(),
+        spec.quotas(), spec.tools(), spec.retryBudget(), spec.intentWindowSeconds());
   }
 }

@@ -39,7 +39,7 @@ class OperatorRuntimeTest {
 
   private OperatorRuntime runtime(String identity) {
     ToolPolicyReconciler reconciler = new ToolPolicyReconciler(client,
-        new RenderOptions(0, null, "client", "toolgate-hazelcast.toolgate.svc", List.of(), null, null), Clock.systemUTC());
+        RenderOptions.injected("toolgate-hazelcast.toolgate.svc", null), Clock.systemUTC());
     return new OperatorRuntime(client, reconciler, "toolgate", identity, Duration.ofSeconds(3));
   }
 

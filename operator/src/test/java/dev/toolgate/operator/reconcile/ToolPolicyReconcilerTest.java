@@ -1,5 +1,6 @@
 package dev.toolgate.operator.reconcile;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.operator.crd.ToolPolicy;
@@ -35,7 +36,8 @@ class ToolPolicyReconcilerTest {
       client.apiextensions().v1().customResourceDefinitions().load(crd).create();
     }
     reconciler = new ToolPolicyReconciler(client,
-        new RenderOptions(0, "ops-assistant", "client", "toolgate-hazelcast.toolgate.svc", List.of(), null, null),
+        new RenderOptions(0, "ops-assistant", SharedStateOptions.Mode.CLIENT, "toolgate-hazelcast.toolgate.svc",
+            List.of(), null, null, RenderOptions.INJECTED_ADMIN_HOST, null, null, null, null, null),
         Clock.systemUTC(), published::put);
   }
 

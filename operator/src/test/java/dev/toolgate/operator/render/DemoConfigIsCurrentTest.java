@@ -1,5 +1,6 @@
 package dev.toolgate.operator.render;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ class DemoConfigIsCurrentTest {
 
   static final Path TOOL_POLICY = Path.of("../e2e/demo/toolpolicy.yaml");
   static final Path DEMO_CONFIG = Path.of("../e2e/demo/sidecar.yaml");
-  static final RenderOptions DEMO = new RenderOptions(1, "demo", "embedded", null, List.of(), "target/approval.key",
+  static final RenderOptions DEMO = new RenderOptions(1, "demo", SharedStateOptions.Mode.EMBEDDED, null, List.of(), "target/approval.key",
       null, "127.0.0.1", 5701, Map.of("deployment-api", "http://127.0.0.1:18080/mcp"), null, null, null);
 
   @Test

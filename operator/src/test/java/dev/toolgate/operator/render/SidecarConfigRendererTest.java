@@ -1,5 +1,7 @@
 package dev.toolgate.operator.render;
 
+import dev.toolgate.policy.config.RuntimeOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +20,7 @@ class SidecarConfigRendererTest {
 
   static final Path TOOL_POLICY = Path.of("../e2e/demo/toolpolicy.yaml");
   static final Path GOLDEN = Path.of("src/test/resources/golden/deployment-tools.sidecar.yaml");
-  static final RenderOptions OPTIONS = new RenderOptions(7, "ops-assistant-prod", "client",
+  static final RenderOptions OPTIONS = new RenderOptions(7, "ops-assistant-prod", SharedStateOptions.Mode.CLIENT,
       "toolgate-hazelcast.toolgate.svc", List.of(), "approval.key", null);
 
   @Test
@@ -34,14 +36,15 @@ class SidecarConfigRendererTest {
   }
 
   @Test
-  void rendersTheWarmupAskedAsTheSidecarsRuntimeSection() throws Exception {
-    RenderOptions off = new RenderOptions(7, "ops-assistant-prod", "client", "toolgate-hazelcast.toolgate.svc",
-        List.of(), "approval.key", null, null, null, null, null, null, 0);
+  void rendersTheWarmupAskedInTheSidecarsRuntimeSectionAndTheSidecarsOwnDefaultOtherwise() throws Exception {
+    RenderOptions off = new RenderOptions(7, "ops-assistant-prod", SharedStateOptions.Mode.CLIENT,
+        "toolgate-hazelcast.toolgate.svc", List.of(), "approval.key", null, null, null, null, null, null, 0);
 
     String rendered = SidecarConfigRenderer.render(SidecarConfigRenderer.parse(Files.readString(TOOL_POLICY)), off);
 
-    assertThat(rendered).contains("  port: 15020\nruntime:\n  warmupCalls: 0\nagent:");
-    assertThat(rendered.replace("runtime:\n  warmupCalls: 0\n", "")).isEqualTo(Files.readString(GOLDEN));
+    assertThat(rendered).contains("\n  warmupCalls: 0\n");
+    assertThat(rendered.replace("warmupCalls: 0\n", "warmupCalls: " + RuntimeOptions.DEFAULT_WARMUP_CALLS + "\n"))
+        .isEqualTo(Files.readString(GOLDEN));
     assertThat(off.forRevision(8).warmupCalls()).isZero();
   }
 

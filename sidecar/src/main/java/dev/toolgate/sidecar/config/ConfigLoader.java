@@ -1,5 +1,12 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.AgentIdentity;
+import dev.toolgate.policy.config.ApprovalOptions;
+import dev.toolgate.policy.config.RuntimeOptions;
+import dev.toolgate.policy.config.AdminOptions;
+import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.QuotaNotify;

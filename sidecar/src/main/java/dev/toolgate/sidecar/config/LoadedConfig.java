@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
 import java.time.Instant;
 

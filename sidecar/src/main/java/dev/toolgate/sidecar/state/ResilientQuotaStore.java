@@ -1,9 +1,10 @@
 package dev.toolgate.sidecar.state;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.quota.QuotaVerdict;
 import dev.toolgate.policy.quota.Usage;
-import dev.toolgate.sidecar.config.SharedStateOptions.WhenUnavailable;
+import dev.toolgate.policy.config.SharedStateOptions.WhenUnavailable;
 import io.vertx.core.Future;
 import java.util.function.Consumer;
 

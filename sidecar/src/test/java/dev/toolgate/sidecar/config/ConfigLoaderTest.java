@@ -1,5 +1,9 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.config.RuntimeOptions;
+import dev.toolgate.policy.config.AdminOptions;
+import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.SidecarConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

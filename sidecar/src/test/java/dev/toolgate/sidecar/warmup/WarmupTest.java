@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

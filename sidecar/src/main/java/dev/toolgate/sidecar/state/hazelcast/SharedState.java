@@ -7,7 +7,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.util.Locale;
 
 /**

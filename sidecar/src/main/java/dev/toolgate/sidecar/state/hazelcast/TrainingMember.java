@@ -1,7 +1,7 @@
 package dev.toolgate.sidecar.state.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

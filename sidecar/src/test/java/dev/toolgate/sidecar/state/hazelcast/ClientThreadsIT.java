@@ -7,7 +7,7 @@ import com.hazelcast.client.impl.clientside.HazelcastClientProxy;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import dev.toolgate.e2e.support.LoopbackPorts;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

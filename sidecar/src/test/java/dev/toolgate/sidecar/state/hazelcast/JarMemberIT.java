@@ -9,7 +9,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.MapDataSerializerHook;
 import dev.toolgate.e2e.support.LoopbackPorts;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

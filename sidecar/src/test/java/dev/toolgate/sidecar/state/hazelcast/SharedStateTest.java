@@ -3,7 +3,7 @@ package dev.toolgate.sidecar.state.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.client.config.ClientConfig;
-import dev.toolgate.sidecar.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

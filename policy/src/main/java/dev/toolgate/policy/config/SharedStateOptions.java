@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;

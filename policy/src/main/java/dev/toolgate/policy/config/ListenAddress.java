@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 /**
  * A host and port to bind.
@@ -15,7 +15,7 @@ public record ListenAddress(String host, Integer port) {
     host = host == null ? DEFAULT_HOST : host;
   }
 
-  ListenAddress withDefaultPort(int port) {
+  public ListenAddress withDefaultPort(int port) {
     return this.port == null ? new ListenAddress(host, port) : this;
   }
 }

@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 /**
  * How the sidecar itself behaves, apart from the policy.

@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 /**
  * The admin listener.
@@ -15,7 +15,7 @@ public record AdminOptions(String host, Integer port, String tokenFile) {
     port = port == null ? ListenAddress.DEFAULT_ADMIN_PORT : port;
   }
 
-  ListenAddress address() {
+  public ListenAddress address() {
     return new ListenAddress(host, port);
   }
 }

@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 /**
  * The workload this sidecar serves: all its sessions share the per-agent quota. Set by whoever

@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 /**
  * Where the key that verifies approval tokens lives.

@@ -1,5 +1,6 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.toolgate.policy.model.Policy;
 
 /**
@@ -13,7 +14,7 @@ import dev.toolgate.policy.model.Policy;
  * @param approvals the key that verifies approval tokens
  * @param agent the workload this sidecar serves
  * @param sharedState where quota counters and idempotency records live
- * @param policy the policy enforced on tool calls
+ * @param policy the policy enforced on tool calls; its fields are at the top level of the file
  */
 public record SidecarConfig(
     long revision,
@@ -23,7 +24,7 @@ public record SidecarConfig(
     ApprovalOptions approvals,
     AgentIdentity agent,
     SharedStateOptions sharedState,
-    Policy policy) {
+    @JsonUnwrapped Policy policy) {
 
   public SidecarConfig {
     listen =
