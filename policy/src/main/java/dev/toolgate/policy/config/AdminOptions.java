@@ -1,14 +1,18 @@
 package dev.toolgate.policy.config;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * The admin listener.
- *
- * @param host the address; loopback by default
- * @param port the port; 0 picks a free one
- * @param tokenFile a file holding the bearer token that state-changing admin calls must present;
- *     relative to the configuration file; without it those calls are refused
  */
-public record AdminOptions(String host, Integer port, String tokenFile) {
+public record AdminOptions(
+    @JsonPropertyDescription("The address; loopback by default.")
+    String host,
+    @JsonPropertyDescription("The port; 0 picks a free one.")
+    Integer port,
+    @JsonPropertyDescription("A file holding the bearer token that state-changing admin calls must present; "
+            + "relative to the configuration file; without it those calls are refused.")
+    String tokenFile) {
 
   public AdminOptions {
     host = host == null ? ListenAddress.DEFAULT_HOST : host;

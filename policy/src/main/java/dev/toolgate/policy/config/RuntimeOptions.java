@@ -1,16 +1,21 @@
 package dev.toolgate.policy.config;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * How the sidecar itself behaves, apart from the policy.
- *
- * @param maxBodyBytes a request body larger than this is refused with 413
- * @param configPollMs how often the config file is checked for a change
- * @param connectTimeoutMs how long connecting to an upstream may take
- * @param warmupCalls calls sent through a private copy of the proxy to a loopback stub once the
- *     sidecar is ready, so that the JIT compiles the call path before the agent's first calls; 0
- *     turns the warm-up off
  */
-public record RuntimeOptions(Integer maxBodyBytes, Long configPollMs, Long connectTimeoutMs, Integer warmupCalls) {
+public record RuntimeOptions(
+    @JsonPropertyDescription("A request body larger than this is refused with 413.")
+    Integer maxBodyBytes,
+    @JsonPropertyDescription("How often the config file is checked for a change.")
+    Long configPollMs,
+    @JsonPropertyDescription("How long connecting to an upstream may take.")
+    Long connectTimeoutMs,
+    @JsonPropertyDescription("Calls sent through a private copy of the proxy to a loopback stub once the "
+            + "sidecar is ready, so that the JIT compiles the call path before the agent's "
+            + "first calls; 0 turns the warm-up off.")
+    Integer warmupCalls) {
   public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
   public static final long DEFAULT_CONFIG_POLL_MS = 1_000;
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;

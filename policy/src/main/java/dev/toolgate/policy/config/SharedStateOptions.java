@@ -1,30 +1,31 @@
 package dev.toolgate.policy.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 
 /**
  * Where quota counters and idempotency records live, so that every replica of an agent sees them.
- *
- * @param mode {@code local} (this process only), {@code embedded} (start a Hazelcast member in the
- *     sidecar: the no-cluster default) or {@code client} (join the cluster the chart deploys)
- * @param clusterName the Hazelcast cluster name
- * @param members member addresses ({@code host:port}); for {@code embedded}, the peers to join
- * @param kubernetesServiceDns client mode: discover members through this headless service's DNS
- * @param port embedded mode: the member's port (0 picks a free one)
- * @param writesWhenUnavailable what a write does when the cluster cannot be reached:
- *     {@code fail_closed} (refused) or {@code fail_open} (counted on local state)
- * @param configKey the key ({@code <namespace>/<policy>}) under which the operator publishes this
- *     sidecar's configuration; when set, a publication is applied within seconds (the mounted file
- *     stays the fallback)
  */
 public record SharedStateOptions(
+    @JsonPropertyDescription("`local` (this process only), `embedded` (start a Hazelcast member in the "
+            + "sidecar: the no-cluster default) or `client` (join the cluster the chart "
+            + "deploys).")
     Mode mode,
+    @JsonPropertyDescription("The Hazelcast cluster name.")
     String clusterName,
+    @JsonPropertyDescription("Member addresses (`host:port`); for `embedded`, the peers to join.")
     List<String> members,
+    @JsonPropertyDescription("Client mode: discover members through this headless service's DNS.")
     String kubernetesServiceDns,
+    @JsonPropertyDescription("Embedded mode: the member's port (0 picks a free one).")
     Integer port,
+    @JsonPropertyDescription("What a write does when the cluster cannot be reached: `fail_closed` (refused) "
+            + "or `fail_open` (counted on local state).")
     WhenUnavailable writesWhenUnavailable,
+    @JsonPropertyDescription("The key (`<namespace>/<policy>`) under which the operator publishes this "
+            + "sidecar's configuration; when set, a publication is applied within seconds "
+            + "(the mounted file stays the fallback).")
     String configKey) {
 
   public static final String DEFAULT_CLUSTER_NAME = "toolgate";

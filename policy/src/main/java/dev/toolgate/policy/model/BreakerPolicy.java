@@ -1,27 +1,28 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * A circuit breaker per tool and backend over a time window (seed 000).
- *
- * @param windowSeconds the sliding window the ratios are computed over
- * @param minimumCalls calls in the window before the breaker may open
- * @param failureRatio opens when failures / calls reaches this, in (0, 1]
- * @param slowCallRatio opens when slow calls / calls reaches this, in (0, 1]
- * @param slowCallMs a call slower than this is slow
- * @param openSeconds how long the breaker stays open before probing
- * @param halfOpen probes while half-open
- * @param fallback what an open breaker answers
- * @param scope one breaker per tool and backend, or per backend
  */
 public record BreakerPolicy(
+    @JsonPropertyDescription("The sliding window the ratios are computed over.")
     Integer windowSeconds,
+    @JsonPropertyDescription("Calls in the window before the breaker may open.")
     Integer minimumCalls,
+    @JsonPropertyDescription("Opens when failures / calls reaches this, in (0, 1].")
     Double failureRatio,
+    @JsonPropertyDescription("Opens when slow calls / calls reaches this, in (0, 1].")
     Double slowCallRatio,
+    @JsonPropertyDescription("A call slower than this is slow.")
     Long slowCallMs,
+    @JsonPropertyDescription("How long the breaker stays open before probing.")
     Integer openSeconds,
+    @JsonPropertyDescription("Probes while half-open.")
     HalfOpen halfOpen,
+    @JsonPropertyDescription("What an open breaker answers.")
     Fallback fallback,
+    @JsonPropertyDescription("One breaker per tool and backend, or per backend.")
     BreakerScope scope) {
 
   public BreakerPolicy(

@@ -1,17 +1,22 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * Time budgets from the outside in (seed 000): each inner layer must expire before the outer one,
  * leaving the outer layers time to report the failure.
- *
- * @param journeyMs the user's deadline for the whole journey
- * @param agentMs the agent runtime's deadline
- * @param reserveForFinalResponseMs what the agent keeps to answer after the last tool call
- * @param transportMs the MCP transport timeout: the budget of one tool call, retries included
- * @param backendMs the timeout of one attempt against the backend
  */
 public record Budget(
-    Long journeyMs, Long agentMs, Long reserveForFinalResponseMs, Long transportMs, Long backendMs) {
+    @JsonPropertyDescription("The user's deadline for the whole journey.")
+    Long journeyMs,
+    @JsonPropertyDescription("The agent runtime's deadline.")
+    Long agentMs,
+    @JsonPropertyDescription("What the agent keeps to answer after the last tool call.")
+    Long reserveForFinalResponseMs,
+    @JsonPropertyDescription("The MCP transport timeout: the budget of one tool call, retries included.")
+    Long transportMs,
+    @JsonPropertyDescription("The timeout of one attempt against the backend.")
+    Long backendMs) {
 
   public static final long DEFAULT_JOURNEY_MS = 20_000;
   public static final long DEFAULT_AGENT_MS = 15_000;

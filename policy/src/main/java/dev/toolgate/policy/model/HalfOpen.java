@@ -1,12 +1,15 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * What a half-open breaker lets through.
- *
- * @param probeCalls successful probes needed to close again
- * @param concurrentProbes probes allowed at once, across all replicas
  */
-public record HalfOpen(Integer probeCalls, Integer concurrentProbes) {
+public record HalfOpen(
+    @JsonPropertyDescription("Successful probes needed to close again.")
+    Integer probeCalls,
+    @JsonPropertyDescription("Probes allowed at once, across all replicas.")
+    Integer concurrentProbes) {
   public static final int DEFAULT_PROBE_CALLS = 3;
   public static final int DEFAULT_CONCURRENT_PROBES = 1;
 

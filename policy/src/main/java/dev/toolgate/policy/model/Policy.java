@@ -1,5 +1,6 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 import java.util.Optional;
 
@@ -7,25 +8,24 @@ import java.util.Optional;
  * The resilience policy of an agent's tool calls: the {@code ToolPolicy} spec, and the body of the
  * sidecar's configuration. Absent fields take the seed's defaults; {@link
  * dev.toolgate.policy.validation.PolicyValidator} says whether the whole is coherent.
- *
- * @param mode enforce, or only compute and record decisions (shadow)
- * @param killSwitch blocks writes while reads keep working
- * @param budget time budgets from the outside in
- * @param upstreams the MCP servers, by name
- * @param quotas per-session quotas
- * @param tools the rules of the tools the policy names
- * @param retryBudget the sidecar-wide limit on retries
- * @param intentWindowSeconds how long an identical request without an intent id counts as the
- *     same intent (a relaunch)
  */
 public record Policy(
+    @JsonPropertyDescription("Enforce, or only compute and record decisions (shadow).")
     Mode mode,
+    @JsonPropertyDescription("Blocks writes while reads keep working.")
     KillSwitch killSwitch,
+    @JsonPropertyDescription("Time budgets from the outside in.")
     Budget budget,
+    @JsonPropertyDescription("The MCP servers, by name.")
     List<Upstream> upstreams,
+    @JsonPropertyDescription("Per-session quotas.")
     Quotas quotas,
+    @JsonPropertyDescription("The rules of the tools the policy names.")
     List<ToolRule> tools,
+    @JsonPropertyDescription("The sidecar-wide limit on retries.")
     RetryBudgetPolicy retryBudget,
+    @JsonPropertyDescription("How long an identical request without an intent id counts as the same intent "
+            + "(a relaunch).")
     Integer intentWindowSeconds) {
 
   public static final int DEFAULT_INTENT_WINDOW_SECONDS = 300;

@@ -1,14 +1,18 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * The sidecar-wide retry budget: retries at most {@code ratio} of calls over {@code windowSeconds},
  * plus {@code minRetriesPerSecond}, so that a general failure does not become a retry storm.
- *
- * @param ratio retries allowed per call, in [0, 1]
- * @param minRetriesPerSecond retries always allowed, however few the calls
- * @param windowSeconds the window the counts are kept over
  */
-public record RetryBudgetPolicy(Double ratio, Integer minRetriesPerSecond, Integer windowSeconds) {
+public record RetryBudgetPolicy(
+    @JsonPropertyDescription("Retries allowed per call, in [0, 1].")
+    Double ratio,
+    @JsonPropertyDescription("Retries always allowed, however few the calls.")
+    Integer minRetriesPerSecond,
+    @JsonPropertyDescription("The window the counts are kept over.")
+    Integer windowSeconds) {
   public static final double DEFAULT_RATIO = 0.2;
   public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 10;
   public static final int DEFAULT_WINDOW_SECONDS = 10;

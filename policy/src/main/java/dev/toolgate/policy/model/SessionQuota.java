@@ -1,12 +1,15 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * Calls allowed per session, split by effect (seed 002).
- *
- * @param read calls of read tools
- * @param write calls of write tools
  */
-public record SessionQuota(Integer read, Integer write) {
+public record SessionQuota(
+    @JsonPropertyDescription("Calls of read tools.")
+    Integer read,
+    @JsonPropertyDescription("Calls of write tools.")
+    Integer write) {
   public static final int DEFAULT_READ = 200;
   public static final int DEFAULT_WRITE = 15;
 

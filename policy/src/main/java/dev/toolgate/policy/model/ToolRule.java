@@ -1,31 +1,31 @@
 package dev.toolgate.policy.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
 /**
  * The policy of one tool.
- *
- * @param name the MCP tool name
- * @param upstream the upstream that serves it
- * @param effect what the tool does to the backend
- * @param retry bounded retries; none when absent
- * @param breaker the circuit breaker; none when absent
- * @param approval whether a human must approve each call
- * @param idempotency key derivation and lookup, for writes
- * @param mode this tool's mode when it differs from the policy's (e.g. shadow for one tool)
- * @param shareConcurrentCalls for an expensive_read: identical concurrent calls share one backend
- *     call
- * @param breakerGroup tools with the same group share one breaker (equivalent tools), so that
- *     switching to an equivalent tool does not bypass an open circuit
  */
 public record ToolRule(
+    @JsonPropertyDescription("The MCP tool name.")
     String name,
+    @JsonPropertyDescription("The upstream that serves it.")
     String upstream,
+    @JsonPropertyDescription("What the tool does to the backend.")
     Effect effect,
+    @JsonPropertyDescription("Bounded retries; none when absent.")
     RetryPolicy retry,
+    @JsonPropertyDescription("The circuit breaker; none when absent.")
     BreakerPolicy breaker,
+    @JsonPropertyDescription("Whether a human must approve each call.")
     Approval approval,
+    @JsonPropertyDescription("Key derivation and lookup, for writes.")
     IdempotencyPolicy idempotency,
+    @JsonPropertyDescription("This tool's mode when it differs from the policy's (e.g. shadow for one tool).")
     Mode mode,
+    @JsonPropertyDescription("For an expensive_read: identical concurrent calls share one backend call.")
     Boolean shareConcurrentCalls,
+    @JsonPropertyDescription("Tools with the same group share one breaker (equivalent tools), so that "
+            + "switching to an equivalent tool does not bypass an open circuit.")
     String breakerGroup) {
 
   /** The rule without a mode of its own nor call sharing. */

@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.config.WireNames;
 import dev.toolgate.policy.config.SidecarConfig;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.config.WireNames;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;

@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.config.WireNames;
 import dev.toolgate.policy.config.SidecarConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.toolgate.sidecar.config;
+package dev.toolgate.policy.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -12,16 +12,16 @@ import java.lang.reflect.RecordComponent;
  * {@code @JsonProperty} renames a component or a constant, {@code @JsonValue} names an enum's
  * accessor of its wire name; without either the Java name is the file's.
  */
-final class WireNames {
+public final class WireNames {
 
   private WireNames() {}
 
-  static String of(RecordComponent component) {
+  public static String of(RecordComponent component) {
     JsonProperty renamed = component.getAccessor().getAnnotation(JsonProperty.class);
     return renamed != null && !renamed.value().isEmpty() ? renamed.value() : component.getName();
   }
 
-  static String of(Enum<?> constant) {
+  public static String of(Enum<?> constant) {
     Class<?> type = constant.getDeclaringClass();
     for (Method method : type.getMethods()) {
       if (method.isAnnotationPresent(JsonValue.class) && method.getParameterCount() == 0) {
