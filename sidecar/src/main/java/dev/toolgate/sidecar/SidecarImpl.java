@@ -9,15 +9,9 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.proxy.Proxy;
 import dev.toolgate.sidecar.proxy.Routing;
-import com.hazelcast.core.HazelcastInstance;
 import dev.toolgate.policy.config.SharedStateOptions;
-import dev.toolgate.sidecar.state.ResilientQuotaStore;
 import dev.toolgate.sidecar.state.Stores;
-import dev.toolgate.sidecar.state.hazelcast.ConfigFeed;
-import dev.toolgate.sidecar.state.hazelcast.HazelcastCircuits;
-import dev.toolgate.sidecar.state.hazelcast.HazelcastIdempotencyStore;
-import dev.toolgate.sidecar.state.hazelcast.HazelcastQuotaStore;
-import dev.toolgate.sidecar.state.hazelcast.SharedState;
+import dev.toolgate.sidecar.state.hazelcast.HazelcastStores;
 import dev.toolgate.sidecar.warmup.Warmup;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -47,7 +41,7 @@ final class SidecarImpl implements Sidecar {
   private ConfigReloader reloader;
   private volatile boolean ready;
   private Stores stores;
-  private HazelcastInstance hazelcast;
+  private HazelcastStores hazelcast;
   private volatile boolean sharedUp;
   /** Started once ready; every proxy request stops it. */
   private volatile Warmup warmup;
@@ -77,16 +71,10 @@ final class SidecarImpl implements Sidecar {
       return Future.succeededFuture();
     }
     String host = loaded.config().listen().host();
-    return vertx.executeBlocking(() -> SharedState.start(shared, host)).map(instance -> {
-      hazelcast = instance;
-      Stores local = Stores.local();
-      HazelcastQuotaStore quotas = new HazelcastQuotaStore(vertx, instance);
-      metrics.quotaWaits(quotas::waits);
-      stores = new Stores(
-          new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
-          new ResilientQuotaStore(quotas, local.quotas(),
-              shared.writesWhenUnavailable(), up -> sharedUp = up),
-          new HazelcastCircuits(vertx, instance));
+    return vertx.executeBlocking(() -> HazelcastStores.start(vertx, shared, host, up -> sharedUp = up)).map(started -> {
+      hazelcast = started;
+      stores = started.stores();
+      metrics.quotaWaits(started.quotaWaits());
       sharedUp = true;
       metrics.sharedState(() -> sharedUp ? 1 : 0);
       LOG.info("shared state: Hazelcast {} in cluster '{}'", shared.mode().name().toLowerCase(java.util.Locale.ROOT),
@@ -153,7 +141,7 @@ final class SidecarImpl implements Sidecar {
               if (hazelcast != null && configKey != null) {
                 io.vertx.core.Context context = vertx.getOrCreateContext();
                 vertx.executeBlocking(() -> {
-                  ConfigFeed.follow(hazelcast, configKey,
+                  hazelcast.follow(configKey,
                       bytes -> context.runOnContext(v -> reloader.offer("the shared state", bytes)));
                   return null;
                 }).onFailure(e -> LOG.warn("cannot follow the published configuration: {}", e.toString()));

@@ -44,7 +44,7 @@ class WarmupSettingIT {
   void theSidecarAcceptsTheLargestWarmupTheOperatorRenders() throws Exception {
     String rendered = render("100000");
 
-    assertThat(rendered).contains("runtime:\n  warmupCalls: 100000\n");
+    assertThat(rendered).contains("runtime:\n").contains("\n  warmupCalls: 100000\n");
     assertThat(check(rendered)).startsWith("valid: ");
   }
 

@@ -1,0 +1,61 @@
+package dev.toolgate.sidecar.state.hazelcast;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.sidecar.state.ResilientQuotaStore;
+import dev.toolgate.sidecar.state.Stores;
+import io.vertx.core.Vertx;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The sidecar's stores on a Hazelcast member or client: quota counters, idempotency records,
+ * breaker news, and the configuration the operator publishes. The rest of the sidecar reaches the
+ * shared state through this class only, so Hazelcast stays an adapter behind the store interfaces.
+ */
+public final class HazelcastStores {
+
+  private final HazelcastInstance instance;
+  private final Stores stores;
+  private final LongSupplier quotaWaits;
+
+  private HazelcastStores(HazelcastInstance instance, Stores stores, LongSupplier quotaWaits) {
+    this.instance = instance;
+    this.stores = stores;
+    this.quotaWaits = quotaWaits;
+  }
+
+  /**
+   * Starts the member or client (blocking: call it off the event loop) and the stores on it.
+   * Reads fall back to local counters when the cluster cannot be reached, writes as {@code options}
+   * say; {@code up} hears each change of reachability.
+   */
+  public static HazelcastStores start(Vertx vertx, SharedStateOptions options, String bindHost, Consumer<Boolean> up) {
+    HazelcastInstance instance = SharedState.start(options, bindHost);
+    HazelcastQuotaStore quotas = new HazelcastQuotaStore(vertx, instance);
+    Stores stores = new Stores(
+        new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
+        new ResilientQuotaStore(quotas, Stores.local().quotas(), options.writesWhenUnavailable(), up),
+        new HazelcastCircuits(vertx, instance));
+    return new HazelcastStores(instance, stores, quotas::waits);
+  }
+
+  public Stores stores() {
+    return stores;
+  }
+
+  /** Quota checks that waited for a round trip to the cluster. */
+  public LongSupplier quotaWaits() {
+    return quotaWaits;
+  }
+
+  /** Follows the configuration published under {@code key} (blocking: call it off the event loop). */
+  public void follow(String key, Consumer<byte[]> onConfig) {
+    ConfigFeed.follow(instance, key, onConfig);
+  }
+
+  /** Leaves the cluster (blocking). */
+  public void shutdown() {
+    instance.shutdown();
+  }
+}
