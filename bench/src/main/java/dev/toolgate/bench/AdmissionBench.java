@@ -30,12 +30,28 @@ import org.openjdk.jmh.infra.Blackhole;
  */
 public class AdmissionBench extends JmhSettings {
 
-  private final ToolRule read = new ToolRule("get_deployment_job", "api", Effect.READ_ONLY, null,
-      BreakerPolicy.DEFAULT, Approval.NONE, null);
-  private final ToolRule write = new ToolRule("restart_deployment_job", "api", Effect.IDEMPOTENT_WRITE, null, null,
-      Approval.HUMAN_REQUIRED, new IdempotencyPolicy(List.of("intent_id", "/job_id", "/environment", "approval_id"), null));
-  private final Quotas quotas = new Quotas(new SessionQuota(1_000_000_000, 1_000_000_000), null, 1_000_000_000, null, null);
-  private final CircuitBreaker breaker = new CircuitBreaker(BreakerPolicy.DEFAULT, t -> { });
+  private final ToolRule read =
+      new ToolRule(
+          "get_deployment_job",
+          "api",
+          Effect.READ_ONLY,
+          null,
+          BreakerPolicy.DEFAULT,
+          Approval.NONE,
+          null);
+  private final ToolRule write =
+      new ToolRule(
+          "restart_deployment_job",
+          "api",
+          Effect.IDEMPOTENT_WRITE,
+          null,
+          null,
+          Approval.HUMAN_REQUIRED,
+          new IdempotencyPolicy(
+              List.of("intent_id", "/job_id", "/environment", "approval_id"), null));
+  private final Quotas quotas =
+      new Quotas(new SessionQuota(1_000_000_000, 1_000_000_000), null, 1_000_000_000, null, null);
+  private final CircuitBreaker breaker = new CircuitBreaker(BreakerPolicy.DEFAULT, t -> {});
   private final Map<String, Object> args = Map.of("job_id", "j-42", "environment", "prod");
   private Usage usage;
   private long now = 1_700_000_000_000L;
@@ -59,8 +75,10 @@ public class AdmissionBench extends JmhSettings {
     QuotaRules.Outcome quota = QuotaRules.session(usage, true, quotas, now);
     usage = quota.next();
     bh.consume(quota.verdict());
-    IdempotencyKeys.Derivation key = IdempotencyKeys.derive(write.idempotency(),
-        new KeyInputs(write.name(), args, "intent-1", "ap-1", "session-1"));
+    IdempotencyKeys.Derivation key =
+        IdempotencyKeys.derive(
+            write.idempotency(),
+            new KeyInputs(write.name(), args, "intent-1", "ap-1", "session-1"));
     String argumentsHash = IdempotencyKeys.argumentsHash(args);
     bh.consume(key.key());
     bh.consume(DuplicateDecision.of(null, argumentsHash));

@@ -8,8 +8,8 @@ import java.util.SplittableRandom;
  * default, spaces them by exactly 1/rate; {@link #POISSON} by exponential gaps of mean 1/rate, as
  * calls from independent agents arrive, so that some come close together and queue. Either way the
  * generator sends each call at its due time, to its event loop timer's precision. Building the
- * schedule takes O(calls) time and one array; a seed makes a Poisson schedule repeatable, so that every
- * target's n-th slice meets the same one.
+ * schedule takes O(calls) time and one array; a seed makes a Poisson schedule repeatable, so that
+ * every target's n-th slice meets the same one.
  */
 enum Arrivals {
   UNIFORM("evenly"),
@@ -26,11 +26,18 @@ enum Arrivals {
     return spacing + " (" + wireName() + ")";
   }
 
-  /** The calls' due times in nanoseconds from the slice's start, ascending: {@code rate * seconds} of them. */
+  /**
+   * The calls' due times in nanoseconds from the slice's start, ascending: {@code rate * seconds}
+   * of them.
+   */
   long[] dueNanos(int rate, int seconds, long seed) {
     if (rate <= 0 || seconds <= 0) {
-      throw new IllegalArgumentException("a fixed-rate slice needs a positive rate and length, was " + rate
-          + " calls/s for " + seconds + " s");
+      throw new IllegalArgumentException(
+          "a fixed-rate slice needs a positive rate and length, was "
+              + rate
+              + " calls/s for "
+              + seconds
+              + " s");
     }
     int calls = Math.multiplyExact(rate, seconds);
     double meanGapNanos = 1e9 / rate;

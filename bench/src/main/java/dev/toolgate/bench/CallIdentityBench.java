@@ -16,8 +16,8 @@ import org.openjdk.jmh.infra.Blackhole;
  */
 public class CallIdentityBench extends JmhSettings {
 
-  private final Map<String, Object> arguments = new JsonObject()
-      .put("job_id", "j1").put("note", "x".repeat(1000)).getMap();
+  private final Map<String, Object> arguments =
+      new JsonObject().put("job_id", "j1").put("note", "x".repeat(1000)).getMap();
   private final StringBuilder scratch = new StringBuilder();
 
   @Benchmark
@@ -26,7 +26,8 @@ public class CallIdentityBench extends JmhSettings {
     CanonicalJson.appendTo(arguments, scratch);
     String argumentsHash = IdempotencyKeys.argumentsHashOfCanonical(scratch);
     bh.consume(argumentsHash);
-    bh.consume(IntentFingerprint.ofArgumentsHash("d573599a-f3ff-4429-8129-637d0411d41d", "get_deployment_job",
-        argumentsHash));
+    bh.consume(
+        IntentFingerprint.ofArgumentsHash(
+            "d573599a-f3ff-4429-8129-637d0411d41d", "get_deployment_job", argumentsHash));
   }
 }

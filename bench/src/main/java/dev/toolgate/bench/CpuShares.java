@@ -10,16 +10,16 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * What bounds a target at saturation on this machine, over its turns: its busiest thread's CPU as
- * a share of one core (a proxy's event loop: near 1.0 is a one-thread ceiling), the share of all
- * the machine's cores that was busy (near 1.0 with the thread below it: the calls wait for a core,
- * and only less CPU per call raises the throughput), and per call the CPU of the target's process
- * and of the whole machine (every process of the run and the kernel: what the calls a second of a
+ * What bounds a target at saturation on this machine, over its turns: its busiest thread's CPU as a
+ * share of one core (a proxy's event loop: near 1.0 is a one-thread ceiling), the share of all the
+ * machine's cores that was busy (near 1.0 with the thread below it: the calls wait for a core, and
+ * only less CPU per call raises the throughput), and per call the CPU of the target's process and
+ * of the whole machine (every process of the run and the kernel: what the calls a second of a
  * target on shared cores follow), and the share of the cores' time a hypervisor took for another
- * guest (stolen: counted neither busy nor idle; a turn it falls in reads slower).
- * Read from {@code /proc}: a thread's {@code utime + stime} in
- * clock ticks, and the first line of {@code /proc/stat}. Where there is no {@code /proc}, all read
- * as unknown. Cost: one read of each of the target's threads per turn.
+ * guest (stolen: counted neither busy nor idle; a turn it falls in reads slower). Read from {@code
+ * /proc}: a thread's {@code utime + stime} in clock ticks, and the first line of {@code
+ * /proc/stat}. Where there is no {@code /proc}, all read as unknown. Cost: one read of each of the
+ * target's threads per turn.
  */
 final class CpuShares {
 
@@ -30,7 +30,10 @@ final class CpuShares {
   record Machine(long busy, long stolen, long total) {
     static final Machine UNKNOWN = new Machine(0, 0, 0);
 
-    /** From {@code /proc/stat}'s first line: {@code cpu user nice system idle iowait irq softirq steal …}. */
+    /**
+     * From {@code /proc/stat}'s first line: {@code cpu user nice system idle iowait irq softirq
+     * steal …}.
+     */
     static Machine parse(String cpuLine) {
       String[] f = cpuLine.trim().split("\\s+");
       if (f.length < 9 || !f[0].equals("cpu")) {
@@ -67,8 +70,13 @@ final class CpuShares {
 
   private long busiestTicks;
   private long processTicks;
-  /** Whether a turn found the target's threads: where none could be read, its CPU per call is unknown, not zero. */
+
+  /**
+   * Whether a turn found the target's threads: where none could be read, its CPU per call is
+   * unknown, not zero.
+   */
   private boolean threadsRead;
+
   private double seconds;
   private Machine machine = Machine.UNKNOWN;
 
@@ -82,7 +90,11 @@ final class CpuShares {
     long nanos = System.nanoTime() - turn.startNanos();
     Map<Long, Long> after = threadTicks(pids);
     threadsRead |= !after.isEmpty();
-    add(busiest(turn.threads(), after), ran(turn.threads(), after), nanos / 1e9, Machine.now().minus(turn.machine()));
+    add(
+        busiest(turn.threads(), after),
+        ran(turn.threads(), after),
+        nanos / 1e9,
+        Machine.now().minus(turn.machine()));
   }
 
   void add(long busiestThreadTicks, long processTicks, double turnSeconds, Machine turnMachine) {
@@ -111,12 +123,18 @@ final class CpuShares {
     return machine.total() <= 0 ? Double.NaN : (double) machine.stolen() / machine.total();
   }
 
-  /** The target's CPU time per call over the turns, all its threads, in µs; NaN where unknown or without calls. */
+  /**
+   * The target's CPU time per call over the turns, all its threads, in µs; NaN where unknown or
+   * without calls.
+   */
   double processMicrosPerCall(long calls) {
     return threadsRead || processTicks > 0 ? microsPerCall(processTicks, calls) : Double.NaN;
   }
 
-  /** The machine's busy CPU time per call over the turns, all its cores, stolen time left out, in µs; NaN where unknown. */
+  /**
+   * The machine's busy CPU time per call over the turns, all its cores, stolen time left out, in
+   * µs; NaN where unknown.
+   */
   double machineMicrosPerCall(long calls) {
     return machine.total() > 0 ? microsPerCall(machine.busy(), calls) : Double.NaN;
   }
@@ -125,7 +143,9 @@ final class CpuShares {
     return calls <= 0 ? Double.NaN : ticks / LocalProcess.TICKS_PER_SECOND * 1e6 / calls;
   }
 
-  /** The most ticks one thread ran between two readings; a thread started in between counts from 0. */
+  /**
+   * The most ticks one thread ran between two readings; a thread started in between counts from 0.
+   */
   static long busiest(Map<Long, Long> before, Map<Long, Long> after) {
     long most = 0;
     for (Map.Entry<Long, Long> e : after.entrySet()) {
@@ -134,7 +154,9 @@ final class CpuShares {
     return most;
   }
 
-  /** The ticks all the threads ran between two readings; a thread started in between counts from 0. */
+  /**
+   * The ticks all the threads ran between two readings; a thread started in between counts from 0.
+   */
   static long ran(Map<Long, Long> before, Map<Long, Long> after) {
     long sum = 0;
     for (Map.Entry<Long, Long> e : after.entrySet()) {

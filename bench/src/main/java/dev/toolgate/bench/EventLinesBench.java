@@ -15,15 +15,16 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * The evidence writer's encoding of one batch of attempt events into its chunk: as the sidecar
- * does ({@link EventLines}, one generator a batch) and as it did before (a generator created and
- * closed for each event). A batch is what the writer finds queued when it wakes: about 10 events at
- * 1,000 calls/s (it lingers 10 ms), up to 256 at saturation. The events are the full policy's, as
- * the load benchmark makes them. Run: see bench/README.md.
+ * The evidence writer's encoding of one batch of attempt events into its chunk: as the sidecar does
+ * ({@link EventLines}, one generator a batch) and as it did before (a generator created and closed
+ * for each event). A batch is what the writer finds queued when it wakes: about 10 events at 1,000
+ * calls/s (it lingers 10 ms), up to 256 at saturation. The events are the full policy's, as the
+ * load benchmark makes them. Run: see bench/README.md.
  */
 public class EventLinesBench extends JmhSettings {
 
-  private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+  private static final JsonFactory JSON =
+      JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
 
   @Param({"1", "16", "256"})
   public int batch;
@@ -34,10 +35,31 @@ public class EventLinesBench extends JmhSettings {
   @Setup
   public void events() {
     for (int i = 0; i < batch; i++) {
-      events.add(new AttemptEvent(Instant.parse("2026-12-03T06:00:00.123Z").plusMillis(i),
-          "4f1c2a9e-7b3d-4e8a-9c61-0d2f5b8a7e3" + (i % 10), null, "intent-7d2e9c41b0a35f68", "d573599a-f3ff-4429-8129-637d0411d41d",
-          "get_deployment_job", "deploy", 1, "tg-4f1c2a9e-1", "success", 200, 1.237 + i / 1000.0, null, null, 3,
-          "9c0e41f2", "enforce", "forwarded", null, null, null, null, "closed"));
+      events.add(
+          new AttemptEvent(
+              Instant.parse("2026-12-03T06:00:00.123Z").plusMillis(i),
+              "4f1c2a9e-7b3d-4e8a-9c61-0d2f5b8a7e3" + (i % 10),
+              null,
+              "intent-7d2e9c41b0a35f68",
+              "d573599a-f3ff-4429-8129-637d0411d41d",
+              "get_deployment_job",
+              "deploy",
+              1,
+              "tg-4f1c2a9e-1",
+              "success",
+              200,
+              1.237 + i / 1000.0,
+              null,
+              null,
+              3,
+              "9c0e41f2",
+              "enforce",
+              "forwarded",
+              null,
+              null,
+              null,
+              null,
+              "closed"));
     }
   }
 

@@ -22,5 +22,4 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public abstract class JmhSettings {
-}
+public abstract class JmhSettings {}

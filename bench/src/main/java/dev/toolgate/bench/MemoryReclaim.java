@@ -19,8 +19,8 @@ import java.util.stream.Stream;
  * The kernel's memory-reclaim threads ({@code kdamond.N}, DAMON's monitor that pages cold memory
  * out, and {@code kswapd}), watched while the benchmark runs: on these VMs a {@code kdamond} takes
  * one of the two cores for about 20 ms twice a second, and every target's slow calls fall beside
- * those bursts (docs/performance.md). Knowing when they ran lets the
- * fixed-rate tables read each target's p99 both with and without the calls due near one.
+ * those bursts (docs/performance.md). Knowing when they ran lets the fixed-rate tables read each
+ * target's p99 both with and without the calls due near one.
  *
  * <p>Algorithm: every {@value #SAMPLE_NANOS} ns a daemon thread reads the threads' summed run time
  * (the first field of {@code /proc/<pid>/schedstat}, in ns); a sample that finds it grown marks the
@@ -38,20 +38,31 @@ final class MemoryReclaim implements AutoCloseable {
    * faster sees no more. Each wake-up of the sampler costs some 15 µs of CPU on these VMs.
    */
   static final long SAMPLE_NANOS = 4_000_000;
+
   /**
    * How late a burst can be seen: twice the longest scheduler tick of a common kernel (100 Hz),
    * which covers a tick's lag in the run time and a sample's.
    */
   static final long SEEN_LATE_NANOS = 20_000_000;
-  /** Samples this close are one burst: the reclaim thread, preempted for a sample or so, has not finished. */
+
+  /**
+   * Samples this close are one burst: the reclaim thread, preempted for a sample or so, has not
+   * finished.
+   */
   static final long GAP_NANOS = 8_000_000;
-  /** A burst shorter than this holds a core for less than the p99 goal's 2 ms: it queues no tail. */
+
+  /**
+   * A burst shorter than this holds a core for less than the p99 goal's 2 ms: it queues no tail.
+   */
   static final long STALL_NANOS = 1_000_000;
 
   /** Watches nothing: no thread to read, or the reading turned off. */
   static final MemoryReclaim NONE = new MemoryReclaim(List.of(), List.of(), System::nanoTime);
 
-  /** One burst of reclaim: when it was seen, on the sampler's {@link System#nanoTime} clock, and its CPU time. */
+  /**
+   * One burst of reclaim: when it was seen, on the sampler's {@link System#nanoTime} clock, and its
+   * CPU time.
+   */
   record Burst(long startNanos, long endNanos, long cpuNanos) {
     boolean isStall() {
       return cpuNanos >= STALL_NANOS;
@@ -80,7 +91,9 @@ final class MemoryReclaim implements AutoCloseable {
 
     /** The stalls that began between {@code fromNanos} and {@code toNanos}. */
     List<Burst> between(long fromNanos, long toNanos) {
-      return bursts.stream().filter(b -> b.startNanos() >= fromNanos && b.startNanos() < toNanos).toList();
+      return bursts.stream()
+          .filter(b -> b.startNanos() >= fromNanos && b.startNanos() < toNanos)
+          .toList();
     }
   }
 
@@ -90,8 +103,12 @@ final class MemoryReclaim implements AutoCloseable {
   private final LongSupplier clock;
   private final ByteBuffer buffer = ByteBuffer.allocate(128);
   private final List<Burst> stalls = new ArrayList<>();
-  /** Each thread's run time at its last good read: what a failed read counts, so it adds no burst. */
+
+  /**
+   * Each thread's run time at its last good read: what a failed read counts, so it adds no burst.
+   */
   private final long[] lastRunNanos;
+
   private Thread sampler;
   private volatile boolean closed;
   private volatile long runNanos;
@@ -108,17 +125,21 @@ final class MemoryReclaim implements AutoCloseable {
 
   /**
    * The reclaim threads under {@code proc} (a {@code /proc}), read on {@code clock}: every process
-   * whose {@code comm} starts with {@code kdamond} or {@code kswapd}, its {@code schedstat} readable.
-   * None (an empty watch) where there is no such thread or no {@code /proc}.
+   * whose {@code comm} starts with {@code kdamond} or {@code kswapd}, its {@code schedstat}
+   * readable. None (an empty watch) where there is no such thread or no {@code /proc}.
    */
   static MemoryReclaim find(Path proc, LongSupplier clock) {
     List<String> names = new ArrayList<>();
     List<Path> schedstats = new ArrayList<>();
     try (Stream<Path> entries = Files.list(proc)) {
-      for (Path p : entries.filter(e -> e.getFileName().toString().chars().allMatch(Character::isDigit))
-          .sorted().toList()) {
+      for (Path p :
+          entries
+              .filter(e -> e.getFileName().toString().chars().allMatch(Character::isDigit))
+              .sorted()
+              .toList()) {
         String comm = readOrEmpty(p.resolve("comm")).strip();
-        if ((comm.startsWith("kdamond") || comm.startsWith("kswapd")) && Files.isReadable(p.resolve("schedstat"))) {
+        if ((comm.startsWith("kdamond") || comm.startsWith("kswapd"))
+            && Files.isReadable(p.resolve("schedstat"))) {
           names.add(comm);
           schedstats.add(p.resolve("schedstat"));
         }
@@ -155,12 +176,15 @@ final class MemoryReclaim implements AutoCloseable {
       channels.add(FileChannel.open(p));
     }
     sample();
-    sampler = new Thread(() -> {
-      while (!closed) {
-        LockSupport.parkNanos(SAMPLE_NANOS);
-        sample();
-      }
-    }, "memory-reclaim-sampler");
+    sampler =
+        new Thread(
+            () -> {
+              while (!closed) {
+                LockSupport.parkNanos(SAMPLE_NANOS);
+                sample();
+              }
+            },
+            "memory-reclaim-sampler");
     sampler.setDaemon(true);
     sampler.start();
     return this;
@@ -203,7 +227,8 @@ final class MemoryReclaim implements AutoCloseable {
       // A positional read of the file held open: a tenth of what opening it each time costs.
       buffer.clear();
       channels.get(i).read(buffer, 0);
-      return firstField(new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII));
+      return firstField(
+          new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII));
     } catch (IOException | NumberFormatException e) {
       return last;
     }

@@ -19,8 +19,12 @@ final class Profiler {
 
   /** What {@code --profile} offers: the agent's event, its sampling option, and what it samples. */
   enum Event {
-    CPU("interval=1ms", "on-CPU time, every 1 ms of CPU (perf events, or a timer where the kernel refuses them)"),
-    ALLOC("alloc=512k", "allocated bytes, every 512 KiB per thread (TLAB refills and outside-TLAB allocations)"),
+    CPU(
+        "interval=1ms",
+        "on-CPU time, every 1 ms of CPU (perf events, or a timer where the kernel refuses them)"),
+    ALLOC(
+        "alloc=512k",
+        "allocated bytes, every 512 KiB per thread (TLAB refills and outside-TLAB allocations)"),
     WALL("interval=5ms", "wall-clock time of every thread, every 5 ms, whether it runs or waits"),
     LOCK("lock=10us", "contended Java monitors and locks, weighted by the time waited");
 
@@ -57,16 +61,31 @@ final class Profiler {
    * for the flame graphs; fails naming the event or the platform it cannot profile.
    */
   static Profiler of(String name, Path work) throws IOException {
-    Event event = Arrays.stream(Event.values()).filter(e -> e.agentName().equals(name)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("--profile must be one of "
-            + String.join(", ", Arrays.stream(Event.values()).map(Event::agentName).sorted().toList())
-            + ", was '" + name + "'"));
+    Event event =
+        Arrays.stream(Event.values())
+            .filter(e -> e.agentName().equals(name))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--profile must be one of "
+                            + String.join(
+                                ", ",
+                                Arrays.stream(Event.values())
+                                    .map(Event::agentName)
+                                    .sorted()
+                                    .toList())
+                            + ", was '"
+                            + name
+                            + "'"));
     String resource = platform() + "/libasyncProfiler.so";
     Path library = work.resolve("profiler").resolve("libasyncProfiler.so");
     try (InputStream in = Profiler.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("no async-profiler library for this machine (" + resource
-            + " is not on the class path; its jars cover linux-x64 and linux-arm64)");
+        throw new IllegalStateException(
+            "no async-profiler library for this machine ("
+                + resource
+                + " is not on the class path; its jars cover linux-x64 and linux-arm64)");
       }
       Files.createDirectories(library.getParent());
       Files.copy(in, library, StandardCopyOption.REPLACE_EXISTING);
@@ -95,8 +114,15 @@ final class Profiler {
 
   /** The JVM flag that profiles a target's process from its start to its exit. */
   List<String> flags(String target) {
-    return List.of("-agentpath:" + library + "=start,event=" + event.agentName() + "," + event.option
-        + ",file=" + flameGraph(target));
+    return List.of(
+        "-agentpath:"
+            + library
+            + "=start,event="
+            + event.agentName()
+            + ","
+            + event.option
+            + ",file="
+            + flameGraph(target));
   }
 
   Event event() {

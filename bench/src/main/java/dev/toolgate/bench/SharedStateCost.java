@@ -34,13 +34,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SharedStateCost {
 
-  private static final EventSink DISCARD = new EventSink() {
-    @Override
-    public void accept(AttemptEvent event) {}
+  private static final EventSink DISCARD =
+      new EventSink() {
+        @Override
+        public void accept(AttemptEvent event) {}
 
-    @Override
-    public void audit(JsonObject record) {}
-  };
+        @Override
+        public void audit(JsonObject record) {}
+      };
 
   private SharedStateCost() {}
 
@@ -49,23 +50,39 @@ public final class SharedStateCost {
     int warmup = Math.max(500, calls / 3);
     System.setProperty("hazelcast.logging.type", "none");
     Vertx vertx = Vertx.vertx();
-    DemoBackend backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
+    DemoBackend backend =
+        DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
     Config config = new Config().setClusterName("toolgate-bench");
     config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.getNetworkConfig().setPort(5901).setPortAutoIncrement(true).getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+    config
+        .getNetworkConfig()
+        .setPort(5901)
+        .setPortAutoIncrement(true)
+        .getInterfaces()
+        .setEnabled(true)
+        .addInterface("127.0.0.1");
     config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
     config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
     HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
     int memberPort = member.getCluster().getLocalMember().getAddress().getPort();
     Path dir = Files.createTempDirectory("toolgate-bench");
-    String tools = "tools:\n"
-        + "  - {name: get_deployment_job, upstream: api, effect: read_only}\n"
-        + "  - {name: restart_deployment_job, upstream: api, effect: idempotent_write,"
-        + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
-        + "quotas: {perSession: {read: 100000000, write: 100000000}, ratePerMinute: 100000000}\n";
-    Sidecar local = sidecar(vertx, dir.resolve("local.yaml"), backend, tools + "sharedState: {mode: local}\n");
-    Sidecar shared = sidecar(vertx, dir.resolve("shared.yaml"), backend, tools
-        + "sharedState: {mode: client, clusterName: toolgate-bench, members: [\"127.0.0.1:" + memberPort + "\"]}\n");
+    String tools =
+        "tools:\n"
+            + "  - {name: get_deployment_job, upstream: api, effect: read_only}\n"
+            + "  - {name: restart_deployment_job, upstream: api, effect: idempotent_write,"
+            + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
+            + "quotas: {perSession: {read: 100000000, write: 100000000}, ratePerMinute: 100000000}\n";
+    Sidecar local =
+        sidecar(vertx, dir.resolve("local.yaml"), backend, tools + "sharedState: {mode: local}\n");
+    Sidecar shared =
+        sidecar(
+            vertx,
+            dir.resolve("shared.yaml"),
+            backend,
+            tools
+                + "sharedState: {mode: client, clusterName: toolgate-bench, members: [\"127.0.0.1:"
+                + memberPort
+                + "\"]}\n");
 
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     List<String> targets = List.of(backend.mcpUrl(), local.mcpUrl("api"), shared.mcpUrl("api"));
@@ -74,31 +91,65 @@ public final class SharedStateCost {
     long[][] write = new long[3][calls];
     for (int i = -warmup; i < calls; i++) {
       for (int t = 0; t < 3; t++) {
-        long r = call(http, targets.get(t), sessions[t], "get_deployment_job", "{\"job_id\":\"j1\"}", null);
-        long w = call(http, targets.get(t), sessions[t], "restart_deployment_job",
-            "{\"job_id\":\"j" + i + "\",\"environment\":\"prod\"}", "{\"dev.toolgate/intent-id\":\"b" + t + "-" + i + "\"}");
+        long r =
+            call(
+                http,
+                targets.get(t),
+                sessions[t],
+                "get_deployment_job",
+                "{\"job_id\":\"j1\"}",
+                null);
+        long w =
+            call(
+                http,
+                targets.get(t),
+                sessions[t],
+                "restart_deployment_job",
+                "{\"job_id\":\"j" + i + "\",\"environment\":\"prod\"}",
+                "{\"dev.toolgate/intent-id\":\"b" + t + "-" + i + "\"}");
         if (i >= 0) {
           read[t][i] = r;
           write[t][i] = w;
         }
       }
     }
-    System.out.printf(Locale.ROOT, "cores: %d, calls per target and tool: %d (after %d warm-up)%n",
-        Runtime.getRuntime().availableProcessors(), calls, warmup);
-    System.out.printf(Locale.ROOT, "%-44s %10s %10s %12s %12s%n", "target", "p50 ms", "p99 ms", "+p50 ms", "+p99 ms");
+    System.out.printf(
+        Locale.ROOT,
+        "cores: %d, calls per target and tool: %d (after %d warm-up)%n",
+        Runtime.getRuntime().availableProcessors(),
+        calls,
+        warmup);
+    System.out.printf(
+        Locale.ROOT,
+        "%-44s %10s %10s %12s %12s%n",
+        "target",
+        "p50 ms",
+        "p99 ms",
+        "+p50 ms",
+        "+p99 ms");
     String[] names = {"direct", "sidecar, local state", "sidecar, shared state (Hazelcast)"};
     for (String tool : List.of("read", "write")) {
       long[][] data = tool.equals("read") ? read : write;
       double base50 = pct(data[0], 50);
       double base99 = pct(data[0], 99);
       for (int t = 0; t < 3; t++) {
-        System.out.printf(Locale.ROOT, "%-44s %10.3f %10.3f %12.3f %12.3f%n", tool + ": " + names[t],
-            pct(data[t], 50), pct(data[t], 99), pct(data[t], 50) - base50, pct(data[t], 99) - base99);
+        System.out.printf(
+            Locale.ROOT,
+            "%-44s %10.3f %10.3f %12.3f %12.3f%n",
+            tool + ": " + names[t],
+            pct(data[t], 50),
+            pct(data[t], 99),
+            pct(data[t], 50) - base50,
+            pct(data[t], 99) - base99);
       }
     }
-    System.out.printf(Locale.ROOT, "shared state cost over local state: read +%.3f ms p50 / +%.3f ms p99; write +%.3f ms p50 / +%.3f ms p99%n",
-        pct(read[2], 50) - pct(read[1], 50), pct(read[2], 99) - pct(read[1], 99),
-        pct(write[2], 50) - pct(write[1], 50), pct(write[2], 99) - pct(write[1], 99));
+    System.out.printf(
+        Locale.ROOT,
+        "shared state cost over local state: read +%.3f ms p50 / +%.3f ms p99; write +%.3f ms p50 / +%.3f ms p99%n",
+        pct(read[2], 50) - pct(read[1], 50),
+        pct(read[2], 99) - pct(read[1], 99),
+        pct(write[2], 50) - pct(write[1], 50),
+        pct(write[2], 99) - pct(write[1], 99));
     local.close().await(10, TimeUnit.SECONDS);
     shared.close().await(10, TimeUnit.SECONDS);
     member.shutdown();
@@ -106,29 +157,47 @@ public final class SharedStateCost {
     System.exit(0);
   }
 
-  private static Sidecar sidecar(Vertx vertx, Path file, DemoBackend backend, String extra) throws Exception {
-    Files.writeString(file, "listen: {host: 127.0.0.1, port: 0}\nadmin: {host: 127.0.0.1, port: 0}\n"
-        + "upstreams: [{name: api, url: \"" + backend.mcpUrl() + "\"}]\n" + extra);
-    return Sidecar.start(vertx, new SidecarOptions(file, DISCARD, Clock.systemUTC())).await(30, TimeUnit.SECONDS);
+  private static Sidecar sidecar(Vertx vertx, Path file, DemoBackend backend, String extra)
+      throws Exception {
+    Files.writeString(
+        file,
+        "listen: {host: 127.0.0.1, port: 0}\nadmin: {host: 127.0.0.1, port: 0}\n"
+            + "upstreams: [{name: api, url: \""
+            + backend.mcpUrl()
+            + "\"}]\n"
+            + extra);
+    return Sidecar.start(vertx, new SidecarOptions(file, DISCARD, Clock.systemUTC()))
+        .await(30, TimeUnit.SECONDS);
   }
 
   private static String initialize(HttpClient http, String url) {
     try {
-      HttpResponse<String> r = http.send(request(url, null,
-          "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}"),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          http.send(
+              request(
+                  url,
+                  null,
+                  "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}"),
+              HttpResponse.BodyHandlers.ofString());
       return r.headers().firstValue("Mcp-Session-Id").orElseThrow();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
   }
 
-  private static long call(HttpClient http, String url, String session, String tool, String args, String meta) {
-    String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
-        + "\",\"arguments\":" + args + (meta == null ? "" : ",\"_meta\":" + meta) + "}}";
+  private static long call(
+      HttpClient http, String url, String session, String tool, String args, String meta) {
+    String body =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\""
+            + tool
+            + "\",\"arguments\":"
+            + args
+            + (meta == null ? "" : ",\"_meta\":" + meta)
+            + "}}";
     long start = System.nanoTime();
     try {
-      HttpResponse<String> r = http.send(request(url, session, body), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          http.send(request(url, session, body), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200 || r.body().contains("\"isError\":true")) {
         throw new IllegalStateException("call failed: " + r.body());
       }
@@ -139,10 +208,11 @@ public final class SharedStateCost {
   }
 
   private static HttpRequest request(String url, String session, String body) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (session != null) {
       b.header("Mcp-Session-Id", session);
     }

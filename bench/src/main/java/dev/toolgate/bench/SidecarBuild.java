@@ -28,7 +28,11 @@ record SidecarBuild(String suffix, Path root, Path app, Path archive, Path clien
     recipe.stage(app, LoopbackPorts::next);
     recipe.runSteps(app, logs, suffix.isEmpty() ? "cds-training" : "cds-training-compared");
     Path clientArchive = app.resolve("toolgate-sidecar-client.jsa");
-    return new SidecarBuild(suffix, checkout, app, app.resolve("toolgate-sidecar.jsa"),
+    return new SidecarBuild(
+        suffix,
+        checkout,
+        app,
+        app.resolve("toolgate-sidecar.jsa"),
         Files.exists(clientArchive) ? clientArchive : null);
   }
 
@@ -47,8 +51,16 @@ record SidecarBuild(String suffix, Path root, Path app, Path archive, Path clien
   List<String> command(boolean withArchive, List<String> flags, Path config) throws IOException {
     List<String> args = new ArrayList<>(List.of("@" + jvmOptions()));
     if (withArchive) {
-      boolean client = "client".equals(LoadBench.YAML.readTree(config.toFile()).path("sharedState").path("mode").asText());
-      args.add("-XX:SharedArchiveFile=" + (client && clientArchive != null ? clientArchive : archive));
+      boolean client =
+          "client"
+              .equals(
+                  LoadBench.YAML
+                      .readTree(config.toFile())
+                      .path("sharedState")
+                      .path("mode")
+                      .asText());
+      args.add(
+          "-XX:SharedArchiveFile=" + (client && clientArchive != null ? clientArchive : archive));
     }
     args.addAll(flags);
     args.addAll(List.of("-jar", jar().toString(), "--config", config.toString()));

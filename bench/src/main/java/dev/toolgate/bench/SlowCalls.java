@@ -24,7 +24,8 @@ final class SlowCalls {
   static final String STALLS_FILE = "reclaim-stalls.tsv";
 
   /** Records nothing. */
-  static final SlowCalls OFF = new SlowCalls(null, Long.MAX_VALUE, System::currentTimeMillis, System::nanoTime);
+  static final SlowCalls OFF =
+      new SlowCalls(null, Long.MAX_VALUE, System::currentTimeMillis, System::nanoTime);
 
   private final Path file;
   private final long thresholdMicros;
@@ -36,7 +37,8 @@ final class SlowCalls {
 
   SlowCalls(Path file, long thresholdMicros, LongSupplier wallMillis, LongSupplier monotonicNanos) {
     if (thresholdMicros < 0) {
-      throw new IllegalArgumentException("the slow-call threshold must be >= 0 µs, was " + thresholdMicros);
+      throw new IllegalArgumentException(
+          "the slow-call threshold must be >= 0 µs, was " + thresholdMicros);
     }
     this.file = file;
     this.thresholdMicros = thresholdMicros;
@@ -46,7 +48,8 @@ final class SlowCalls {
 
   /** Calls over {@code thresholdMs} ms, to {@code file}; 0 records nothing. */
   static SlowCalls over(int thresholdMs, Path file) {
-    return thresholdMs == 0 ? OFF
+    return thresholdMs == 0
+        ? OFF
         : new SlowCalls(file, thresholdMs * 1000L, System::currentTimeMillis, System::nanoTime);
   }
 
@@ -55,19 +58,30 @@ final class SlowCalls {
     phase = name;
   }
 
-  /** A call of {@code target} due at {@code dueNanos} ({@link System#nanoTime}) that took {@code micros}. */
+  /**
+   * A call of {@code target} due at {@code dueNanos} ({@link System#nanoTime}) that took {@code
+   * micros}.
+   */
   void record(String target, long dueNanos, long micros) {
     if (micros <= thresholdMicros) {
       return;
     }
-    lines.add(String.format(Locale.ROOT, "%s\t%s\t%d\t%d", phase, target, wallMillis(dueNanos), micros));
+    lines.add(
+        String.format(Locale.ROOT, "%s\t%s\t%d\t%d", phase, target, wallMillis(dueNanos), micros));
   }
 
-  /** A stall of the kernel's memory reclaim, kept (when recording) to be written beside the calls. */
+  /**
+   * A stall of the kernel's memory reclaim, kept (when recording) to be written beside the calls.
+   */
   void stall(MemoryReclaim.Burst stall) {
     if (file != null) {
-      stalls.add(String.format(Locale.ROOT, "%d\t%d\t%d", wallMillis(stall.startNanos()), wallMillis(stall.endNanos()),
-          stall.cpuNanos() / 1_000));
+      stalls.add(
+          String.format(
+              Locale.ROOT,
+              "%d\t%d\t%d",
+              wallMillis(stall.startNanos()),
+              wallMillis(stall.endNanos()),
+              stall.cpuNanos() / 1_000));
     }
   }
 

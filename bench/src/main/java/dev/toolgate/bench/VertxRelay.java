@@ -21,16 +21,17 @@ import java.net.URI;
  * answer between the load and the backend, on the sidecar's Vert.x options and (started by the
  * benchmark) its image's JVM flags, with nothing of Toolgate's in between. Like the sidecar with a
  * {@code tools/call}, it reads the whole request body before it forwards it and the whole answer
- * before it writes it back; it keeps as many pooled keep-alive HTTP/1.1 connections to the
- * backend as the sidecar's proxy and drops only the hop-by-hop headers, as the sidecar's own
- * {@link Hop} does. What the sidecar's pass-through adds on top of this is Toolgate's work; what
- * this adds over nginx is the JVM's and Vert.x's.
+ * before it writes it back; it keeps as many pooled keep-alive HTTP/1.1 connections to the backend
+ * as the sidecar's proxy and drops only the hop-by-hop headers, as the sidecar's own {@link Hop}
+ * does. What the sidecar's pass-through adds on top of this is Toolgate's work; what this adds over
+ * nginx is the JVM's and Vert.x's.
  *
  * <p>For request/answer exchanges only: an event stream would be held until it ends.
  */
 final class VertxRelay {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       Usage: VertxRelay --port N --upstream http://127.0.0.1:PORT
         Relays every request on 127.0.0.1:N to the same path on the upstream (the load benchmark's
         vertx-relay baseline, docs/performance.md).
@@ -38,39 +39,61 @@ final class VertxRelay {
 
   private VertxRelay() {}
 
-  /** Listens on {@code 127.0.0.1:port} (0: any free port) and relays to {@code upstream}'s origin. */
+  /**
+   * Listens on {@code 127.0.0.1:port} (0: any free port) and relays to {@code upstream}'s origin.
+   */
   static Future<HttpServer> start(Vertx vertx, int port, URI upstream) {
-    if (upstream.getHost() == null || upstream.getPort() < 0 || !"http".equals(upstream.getScheme())) {
-      return Future.failedFuture(new IllegalArgumentException(
-          "--upstream must be http://host:port, got '" + upstream + "'"));
+    if (upstream.getHost() == null
+        || upstream.getPort() < 0
+        || !"http".equals(upstream.getScheme())) {
+      return Future.failedFuture(
+          new IllegalArgumentException(
+              "--upstream must be http://host:port, got '" + upstream + "'"));
     }
-    HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-        new PoolOptions().setHttp1MaxSize(Proxy.DEFAULT_POOL_SIZE));
-    return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
-            .setHttp2ClearTextEnabled(false))
+    HttpClient client =
+        vertx.createHttpClient(
+            new HttpClientOptions().setKeepAlive(true),
+            new PoolOptions().setHttp1MaxSize(Proxy.DEFAULT_POOL_SIZE));
+    return vertx
+        .createHttpServer(
+            new HttpServerOptions()
+                .setHost("127.0.0.1")
+                .setPort(port)
+                .setHttp2ClearTextEnabled(false))
         .requestHandler(req -> relay(client, upstream, req))
         .listen();
   }
 
   private static void relay(HttpClient client, URI upstream, HttpServerRequest req) {
     HttpServerResponse res = req.response();
-    RequestOptions options = new RequestOptions().setMethod(req.method()).setHost(upstream.getHost())
-        .setPort(upstream.getPort()).setURI(req.uri()).setHeaders(MultiMap.caseInsensitiveMultiMap());
+    RequestOptions options =
+        new RequestOptions()
+            .setMethod(req.method())
+            .setHost(upstream.getHost())
+            .setPort(upstream.getPort())
+            .setURI(req.uri())
+            .setHeaders(MultiMap.caseInsensitiveMultiMap());
     Hop.copy(req.headers(), options.getHeaders());
     req.body()
         .compose(body -> client.request(options).compose(r -> r.send(body)))
-        .compose(answer -> answer.body().map(body -> {
-          res.setStatusCode(answer.statusCode());
-          Hop.copy(answer.headers(), res.headers());
-          return res.end(body);
-        }))
-        .onFailure(e -> {
-          if (!res.headWritten()) {
-            res.setStatusCode(502).end("upstream unreachable: " + e.getMessage());
-          } else {
-            res.reset();
-          }
-        });
+        .compose(
+            answer ->
+                answer
+                    .body()
+                    .map(
+                        body -> {
+                          res.setStatusCode(answer.statusCode());
+                          Hop.copy(answer.headers(), res.headers());
+                          return res.end(body);
+                        }))
+        .onFailure(
+            e -> {
+              if (!res.headWritten()) {
+                res.setStatusCode(502).end("upstream unreachable: " + e.getMessage());
+              } else {
+                res.reset();
+              }
+            });
   }
 
   private static String value(String[] args, int i) {
@@ -106,10 +129,13 @@ final class VertxRelay {
     Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
     URI target = upstream;
     start(vertx, port, target)
-        .onSuccess(server -> System.out.println("relaying 127.0.0.1:" + server.actualPort() + " to " + target))
-        .onFailure(e -> {
-          System.err.println("cannot start the relay: " + e.getMessage());
-          vertx.close().onComplete(v -> System.exit(1));
-        });
+        .onSuccess(
+            server ->
+                System.out.println("relaying 127.0.0.1:" + server.actualPort() + " to " + target))
+        .onFailure(
+            e -> {
+              System.err.println("cannot start the relay: " + e.getMessage());
+              vertx.close().onComplete(v -> System.exit(1));
+            });
   }
 }

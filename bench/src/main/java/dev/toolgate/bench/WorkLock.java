@@ -40,8 +40,9 @@ final class WorkLock implements AutoCloseable {
   static WorkLock acquire(Path directory) throws IOException {
     Files.createDirectories(directory);
     Path file = directory.resolve(FILE);
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -51,14 +52,19 @@ final class WorkLock implements AutoCloseable {
     if (lock == null) {
       channel.close();
       String holder = Files.readString(file, StandardCharsets.UTF_8).strip();
-      throw new IllegalStateException("another load benchmark is running in " + directory
-          + (holder.isEmpty() ? "" : " (" + holder + ")")
-          + ": two runs on one machine load each other's cores, and this one would rewrite the"
-          + " configurations its sidecars reload. Wait for it to end, or stop it");
+      throw new IllegalStateException(
+          "another load benchmark is running in "
+              + directory
+              + (holder.isEmpty() ? "" : " (" + holder + ")")
+              + ": two runs on one machine load each other's cores, and this one would rewrite the"
+              + " configurations its sidecars reload. Wait for it to end, or stop it");
     }
     channel.truncate(0);
-    channel.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + ", started " + Instant.now()
-        + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+    channel.write(
+        ByteBuffer.wrap(
+            ("pid " + ProcessHandle.current().pid() + ", started " + Instant.now() + "\n")
+                .getBytes(StandardCharsets.UTF_8)),
+        0);
     channel.force(false);
     return new WorkLock(channel, lock);
   }

@@ -27,20 +27,26 @@ class ArrivalsTest {
       gaps[k - 1] = due[k] - due[k - 1];
     }
     double mean = Arrays.stream(gaps).average().orElseThrow();
-    double sd = Math.sqrt(Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).average().orElseThrow());
+    double sd =
+        Math.sqrt(Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).average().orElseThrow());
 
     assertThat(due).hasSize(50_000).isSorted();
     assertThat(mean).isCloseTo(1e6, within(0.02e6));
     // An exponential gap's standard deviation equals its mean; a uniform one's is zero.
     assertThat(sd).isCloseTo(1e6, within(0.05e6));
-    long inStepWithAMillisecond = Arrays.stream(gaps).filter(g -> Math.abs(g - 1e6) < 10_000).count();
-    assertThat(inStepWithAMillisecond).as("gaps within 10 us of the 1 ms period").isLessThan(gaps.length / 50);
+    long inStepWithAMillisecond =
+        Arrays.stream(gaps).filter(g -> Math.abs(g - 1e6) < 10_000).count();
+    assertThat(inStepWithAMillisecond)
+        .as("gaps within 10 us of the 1 ms period")
+        .isLessThan(gaps.length / 50);
   }
 
   @Test
   void givesTheSameScheduleForTheSameSeedAndAnotherForAnother() {
-    assertThat(Arrivals.POISSON.dueNanos(500, 1, 3)).containsExactly(Arrivals.POISSON.dueNanos(500, 1, 3));
-    assertThat(Arrivals.POISSON.dueNanos(500, 1, 3)).isNotEqualTo(Arrivals.POISSON.dueNanos(500, 1, 4));
+    assertThat(Arrivals.POISSON.dueNanos(500, 1, 3))
+        .containsExactly(Arrivals.POISSON.dueNanos(500, 1, 3));
+    assertThat(Arrivals.POISSON.dueNanos(500, 1, 3))
+        .isNotEqualTo(Arrivals.POISSON.dueNanos(500, 1, 4));
   }
 
   @Test
@@ -53,6 +59,7 @@ class ArrivalsTest {
   void readsItsOwnSpellingOnly() {
     assertThat(Arrivals.parse("poisson")).isEqualTo(Arrivals.POISSON);
     assertThat(Arrivals.parse("uniform")).isEqualTo(Arrivals.UNIFORM);
-    assertThatThrownBy(() -> Arrivals.parse("Poisson")).hasMessage("--arrivals takes poisson or uniform, was 'Poisson'");
+    assertThatThrownBy(() -> Arrivals.parse("Poisson"))
+        .hasMessage("--arrivals takes poisson or uniform, was 'Poisson'");
   }
 }

@@ -1,6 +1,9 @@
 package dev.toolgate.bench;
 
-/** A program for ProfilerIT to profile (and CPU for CpuSharesTest to measure): a few hundred milliseconds of CPU in a method of its own. */
+/**
+ * A program for ProfilerIT to profile (and CPU for CpuSharesTest to measure): a few hundred
+ * milliseconds of CPU in a method of its own.
+ */
 public final class BusyLoop {
 
   private BusyLoop() {}

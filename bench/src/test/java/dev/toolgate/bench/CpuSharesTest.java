@@ -37,14 +37,16 @@ class CpuSharesTest {
   @Test
   void refusesALineThatIsNotTheMachinesCpuLine() {
     assertThatThrownBy(() -> CpuShares.Machine.parse("cpu0 1 2 3 4 5 6 7 8"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cpu0 1 2");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cpu0 1 2");
     assertThatThrownBy(() -> CpuShares.Machine.parse("cpu 1 2 3"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void theBusiestThreadIsTheOneThatRanMostDuringTheTurn_aNewThreadCountingFromZero() {
-    assertThat(CpuShares.busiest(Map.of(1L, 10L, 2L, 100L), Map.of(1L, 60L, 2L, 120L))).isEqualTo(50);
+    assertThat(CpuShares.busiest(Map.of(1L, 10L, 2L, 100L), Map.of(1L, 60L, 2L, 120L)))
+        .isEqualTo(50);
     assertThat(CpuShares.busiest(Map.of(1L, 10L), Map.of(1L, 12L, 3L, 40L))).isEqualTo(40);
     assertThat(CpuShares.busiest(Map.of(), Map.of())).isZero();
   }
@@ -109,13 +111,18 @@ class CpuSharesTest {
     shares.end(turn, List.of(self));
 
     assertThat(spun).isPositive();
-    // One core at most, but read in clock ticks: a tick or two more than the wall time is the count's grain.
+    // One core at most, but read in clock ticks: a tick or two more than the wall time is the
+    // count's grain.
     double oneCoreAndTwoTicks = 1 + 2 / (LocalProcess.TICKS_PER_SECOND * 0.3);
-    assertThat(shares.busiestThread()).as("the spinning thread, in cores").isBetween(0.3, oneCoreAndTwoTicks);
+    assertThat(shares.busiestThread())
+        .as("the spinning thread, in cores")
+        .isBetween(0.3, oneCoreAndTwoTicks);
     assertThat(shares.machineBusy()).isBetween(0.0, 1.0);
-    assertThat(shares.processMicrosPerCall(1)).as("all the threads' run, as one call in µs: the spinning one's at least")
+    assertThat(shares.processMicrosPerCall(1))
+        .as("all the threads' run, as one call in µs: the spinning one's at least")
         .isGreaterThanOrEqualTo(shares.busiestThread() * 0.3e6 * 0.9);
-    assertThat(shares.machineMicrosPerCall(1)).as("the machine ran this process at least (ticks read apart)")
+    assertThat(shares.machineMicrosPerCall(1))
+        .as("the machine ran this process at least (ticks read apart)")
         .isGreaterThanOrEqualTo(shares.processMicrosPerCall(1) * 0.5);
   }
 

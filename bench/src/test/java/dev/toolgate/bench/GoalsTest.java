@@ -47,7 +47,8 @@ class GoalsTest {
     assertThat(verdict(verdicts, "ready").status()).isEqualTo(Status.MET);
     assertThat(verdict(verdicts, "pass-through").status()).isEqualTo(Status.MISSED);
     assertThat(verdict(verdicts, "pass-through").reading())
-        .isEqualTo("1.98x at 1000 calls/s (+0.083 against +0.042 ms); 2.13x one call at a time (+0.136 against +0.064 ms)");
+        .isEqualTo(
+            "1.98x at 1000 calls/s (+0.083 against +0.042 ms); 2.13x one call at a time (+0.136 against +0.064 ms)");
   }
 
   @Test
@@ -64,7 +65,8 @@ class GoalsTest {
   }
 
   /** The full policy's p99 over direct, pooled and per slice, beside direct loaded twice. */
-  private static Verdict p99BesideControl(double pooled, double slice, double controlPooled, double controlSlice) {
+  private static Verdict p99BesideControl(
+      double pooled, double slice, double controlPooled, double controlSlice) {
     Goals.Readings r = new Goals.Readings();
     r.rate(1000, "direct (control)", 0.0, controlPooled, controlSlice, Double.NaN);
     r.rate(1000, "full policy", 0.2, pooled, slice, 120);
@@ -73,13 +75,15 @@ class GoalsTest {
 
   @Test
   void leavesTheP99GoalUnresolvedWhereDirectAgainstItselfDiffersByMoreThanTheMarginToTheGoal() {
-    // The afternoon VM of 2026-12-02: direct's own p99 20-30 ms, a second copy of it -1.7 / -4.0 ms off.
+    // The afternoon VM of 2026-12-02: direct's own p99 20-30 ms, a second copy of it -1.7 / -4.0 ms
+    // off.
     Verdict overByLessThanTheNoise = p99BesideControl(3.1, 1.2, -1.7, -4.0);
     Verdict underByLessThanTheNoise = p99BesideControl(0.9, 1.1, 0.4, -1.5);
 
     assertThat(overByLessThanTheNoise.status()).isEqualTo(Status.NOT_RESOLVED);
-    assertThat(overByLessThanTheNoise.reading()).isEqualTo(
-        "+3.100 ms pooled, +1.200 per-slice median; direct against itself -1.700 / -4.000; within the machine's noise of the goal");
+    assertThat(overByLessThanTheNoise.reading())
+        .isEqualTo(
+            "+3.100 ms pooled, +1.200 per-slice median; direct against itself -1.700 / -4.000; within the machine's noise of the goal");
     assertThat(underByLessThanTheNoise.status()).isEqualTo(Status.NOT_RESOLVED);
   }
 
@@ -89,13 +93,16 @@ class GoalsTest {
     Verdict sliceFarOver = p99BesideControl(1.0, 8.0, 0.3, -4.0);
 
     assertThat(pooledFarOver.status()).isEqualTo(Status.MISSED);
-    assertThat(pooledFarOver.reading()).isEqualTo("+17.600 ms pooled, +1.000 per-slice median; direct against itself -1.700 / -0.500");
+    assertThat(pooledFarOver.reading())
+        .isEqualTo(
+            "+17.600 ms pooled, +1.000 per-slice median; direct against itself -1.700 / -0.500");
     assertThat(sliceFarOver.status()).isEqualTo(Status.MISSED);
   }
 
   @Test
   void takesTheLargerOfTheControlsTwoDifferencesAsTheNoiseOfBothReadings() {
-    // The default run of 2026-12-02 14:24: the control's pooled p99 +0.26 ms off by chance, its slices 4.1 off.
+    // The default run of 2026-12-02 14:24: the control's pooled p99 +0.26 ms off by chance, its
+    // slices 4.1 off.
     Verdict pooledOverByLessThanTheSlicesNoise = p99BesideControl(5.1, 1.0, 0.256, -4.136);
 
     assertThat(pooledOverByLessThanTheSlicesNoise.status()).isEqualTo(Status.NOT_RESOLVED);
@@ -112,13 +119,15 @@ class GoalsTest {
     Verdict p99 = verdict(Goals.judge(r), "added p99");
 
     assertThat(p99.status()).isEqualTo(Status.MISSED);
-    assertThat(p99.reading()).isEqualTo(
-        "+23.456 ms pooled, +20.952 per-slice median; direct against itself +8.128 / +8.904; nginx +20.672 / +9.368");
+    assertThat(p99.reading())
+        .isEqualTo(
+            "+23.456 ms pooled, +20.952 per-slice median; direct against itself +8.128 / +8.904; nginx +20.672 / +9.368");
   }
 
   @Test
   void printsTheP99WithoutTheCallsNearAMemoryReclaimStallBesideTheVerdictItDoesNotChange() {
-    // A short run of 2026-12-04: every target's tail beside kdamond's bursts, the full policy's not only.
+    // A short run of 2026-12-04: every target's tail beside kdamond's bursts, the full policy's not
+    // only.
     Goals.Readings r = new Goals.Readings();
     r.rate(1000, "direct (control)", 0.0, -2.600, -4.302, Double.NaN);
     r.rate(1000, "full policy", 0.247, 5.648, 6.012, 126);
@@ -128,10 +137,14 @@ class GoalsTest {
 
     Verdict p99 = verdict(Goals.judge(r), "added p99");
 
-    assertThat(p99.status()).as("judged on every call, as without the reading").isEqualTo(Status.NOT_RESOLVED);
-    assertThat(p99.reading()).isEqualTo("+5.648 ms pooled, +6.012 per-slice median; direct against itself -2.600 / -4.302;"
-        + " without the calls due within 5 ms of a memory-reclaim stall (7.0 %) +4.550, direct against itself -0.125;"
-        + " within the machine's noise of the goal");
+    assertThat(p99.status())
+        .as("judged on every call, as without the reading")
+        .isEqualTo(Status.NOT_RESOLVED);
+    assertThat(p99.reading())
+        .isEqualTo(
+            "+5.648 ms pooled, +6.012 per-slice median; direct against itself -2.600 / -4.302;"
+                + " without the calls due within 5 ms of a memory-reclaim stall (7.0 %) +4.550, direct against itself -0.125;"
+                + " within the machine's noise of the goal");
   }
 
   @Test
@@ -139,7 +152,9 @@ class GoalsTest {
     Verdict quietMachine = p99BesideControl(1.08, 0.95, 0.2, -0.3);
 
     assertThat(quietMachine.status()).isEqualTo(Status.MET);
-    assertThat(quietMachine.reading()).isEqualTo("+1.080 ms pooled, +0.950 per-slice median; direct against itself +0.200 / -0.300");
+    assertThat(quietMachine.reading())
+        .isEqualTo(
+            "+1.080 ms pooled, +0.950 per-slice median; direct against itself +0.200 / -0.300");
   }
 
   @Test
@@ -151,7 +166,8 @@ class GoalsTest {
     List<Verdict> verdicts = Goals.judge(r);
 
     assertThat(verdict(verdicts, "added p50").status()).isEqualTo(Status.NOT_MEASURED);
-    assertThat(verdict(verdicts, "added p99").reading()).isEqualTo("no full policy row at 1000 calls/s in this run");
+    assertThat(verdict(verdicts, "added p99").reading())
+        .isEqualTo("no full policy row at 1000 calls/s in this run");
   }
 
   @Test
@@ -189,8 +205,10 @@ class GoalsTest {
     Verdict resident = verdict(Goals.judge(r), "resident");
 
     assertThat(resident.status()).isEqualTo(Status.MISSED);
-    assertThat(resident.reading()).isEqualTo("122.5 MiB, the largest of pass-through and the full policy at any rate;"
-        + " peak 134.2 MiB since start, warm-up and saturation included");
+    assertThat(resident.reading())
+        .isEqualTo(
+            "122.5 MiB, the largest of pass-through and the full policy at any rate;"
+                + " peak 134.2 MiB since start, warm-up and saturation included");
   }
 
   @Test
@@ -205,7 +223,8 @@ class GoalsTest {
     Verdict resident = verdict(Goals.judge(r), "resident");
 
     assertThat(resident.status()).isEqualTo(Status.MET);
-    assertThat(resident.reading()).endsWith("; peak 127.9 MiB since start, warm-up and saturation included");
+    assertThat(resident.reading())
+        .endsWith("; peak 127.9 MiB since start, warm-up and saturation included");
   }
 
   @Test
@@ -218,7 +237,8 @@ class GoalsTest {
 
     List<Verdict> verdicts = Goals.judge(r);
 
-    assertThat(verdicts).filteredOn(v -> !v.goal().startsWith("admission"))
+    assertThat(verdicts)
+        .filteredOn(v -> !v.goal().startsWith("admission"))
         .allSatisfy(v -> assertThat(v.status()).isEqualTo(Status.NOT_MEASURED));
   }
 
@@ -233,8 +253,9 @@ class GoalsTest {
     Verdict v = verdict(Goals.judge(r), "pass-through");
 
     assertThat(v.status()).isEqualTo(Status.MET);
-    assertThat(v.reading()).isEqualTo(
-        "at 1000 calls/s unresolved (nginx -0.004 ms); 1.29x one call at a time (+0.111 against +0.086 ms)");
+    assertThat(v.reading())
+        .isEqualTo(
+            "at 1000 calls/s unresolved (nginx -0.004 ms); 1.29x one call at a time (+0.111 against +0.086 ms)");
   }
 
   @Test
@@ -245,7 +266,8 @@ class GoalsTest {
     Goals.Readings noNginx = new Goals.Readings();
     noNginx.rate(1000, "pass-through", 0.083, 1, 1, 110);
 
-    assertThat(verdict(Goals.judge(unresolved), "pass-through").status()).isEqualTo(Status.NOT_MEASURED);
+    assertThat(verdict(Goals.judge(unresolved), "pass-through").status())
+        .isEqualTo(Status.NOT_MEASURED);
     assertThat(verdict(Goals.judge(noNginx), "pass-through").reading())
         .isEqualTo("no pass-through or no nginx in this run");
   }
@@ -260,7 +282,8 @@ class GoalsTest {
     List<Verdict> verdicts = Goals.judge(r);
 
     assertThat(verdict(verdicts, "saturation").status()).isEqualTo(Status.MISSED);
-    assertThat(verdict(verdicts, "saturation").reading()).isEqualTo("0.49 (13700 against 28000 calls/s)");
+    assertThat(verdict(verdicts, "saturation").reading())
+        .isEqualTo("0.49 (13700 against 28000 calls/s)");
     assertThat(verdict(verdicts, "ready").status()).isEqualTo(Status.MISSED);
   }
 
@@ -274,7 +297,8 @@ class GoalsTest {
     nginxUnread.saturation("full policy", 10352, 173.4, 0.0);
 
     assertThat(verdict(Goals.judge(r), "saturation").reading())
-        .isEqualTo("0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
+        .isEqualTo(
+            "0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
     assertThat(verdict(Goals.judge(nginxUnread), "saturation").reading())
         .isEqualTo("0.47 (10352 against 22232 calls/s)");
   }
@@ -288,10 +312,13 @@ class GoalsTest {
     quiet.saturation("nginx", 22232, 84.2, 0.009);
     quiet.saturation("full policy", 10352, 173.4, 0.002);
 
-    assertThat(verdict(Goals.judge(stolen), "saturation").reading()).isEqualTo("0.48 (5643 against 11661 calls/s;"
-        + " a call cost the machine 304 us against nginx's 152; the hypervisor took 15% of the cores' time in its turns, 0% in nginx's)");
+    assertThat(verdict(Goals.judge(stolen), "saturation").reading())
+        .isEqualTo(
+            "0.48 (5643 against 11661 calls/s;"
+                + " a call cost the machine 304 us against nginx's 152; the hypervisor took 15% of the cores' time in its turns, 0% in nginx's)");
     assertThat(verdict(Goals.judge(quiet), "saturation").reading())
-        .isEqualTo("0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
+        .isEqualTo(
+            "0.47 (10352 against 22232 calls/s; a call cost the machine 173 us against nginx's 84)");
   }
 
   @Test
@@ -299,7 +326,10 @@ class GoalsTest {
     String table = Goals.table(Goals.judge(defaultRun()));
 
     assertThat(table.lines().filter(l -> !l.isBlank())).hasSize(2 + 7);
-    assertThat(table).contains("added p50 <= 0.5 ms").contains("MISSED").contains("admission <= 5 us (JMH)");
+    assertThat(table)
+        .contains("added p50 <= 0.5 ms")
+        .contains("MISSED")
+        .contains("admission <= 5 us (JMH)");
     assertThat(table.lines().filter(l -> l.startsWith("added p50")).findFirst().orElseThrow())
         .matches("added p50 <= 0\\.5 ms +met +\\+0\\.105 ms");
   }

@@ -21,7 +21,8 @@ class LoadBenchOptionsTest {
     String usage = LoadBenchOptions.usage();
 
     assertThat(defaults.rates()).containsExactly(500, 1000, 2000);
-    assertThat(defaults.targets()).containsExactly("direct", "control", "nginx", "vertx-relay", "pass-through", "full");
+    assertThat(defaults.targets())
+        .containsExactly("direct", "control", "nginx", "vertx-relay", "pass-through", "full");
     assertThat(usage)
         .contains("[--rates 500,1000,2000]")
         .contains("[--seconds " + defaults.seconds() + "]")
@@ -52,20 +53,67 @@ class LoadBenchOptionsTest {
 
   @Test
   void keepsEveryUsageLineWithinItsWidth() {
-    assertThat(LoadBenchOptions.usage().lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(104));
+    assertThat(LoadBenchOptions.usage().lines())
+        .allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(104));
   }
 
   @Test
   void readsEveryOptionGiven() {
-    LoadBenchOptions o = LoadBenchOptions.parse("--rates", "1000", "--seconds", "20", "--goal-seconds", "30", "--warmup", "0",
-        "--settle", "2", "--in-flight", "32", "--service-ms", "0", "--answers", "sse", "--arrivals", "poisson",
-        "--starts", "1", "--targets", "direct,full",
-        "--sessions", "4", "--first-calls", "0", "--warmup-calls", "0", "--compare", "other", "--profile", "cpu",
-        "--slow-calls", "5", "--reclaim-margin", "0", "--scrape-seconds", "0");
+    LoadBenchOptions o =
+        LoadBenchOptions.parse(
+            "--rates",
+            "1000",
+            "--seconds",
+            "20",
+            "--goal-seconds",
+            "30",
+            "--warmup",
+            "0",
+            "--settle",
+            "2",
+            "--in-flight",
+            "32",
+            "--service-ms",
+            "0",
+            "--answers",
+            "sse",
+            "--arrivals",
+            "poisson",
+            "--starts",
+            "1",
+            "--targets",
+            "direct,full",
+            "--sessions",
+            "4",
+            "--first-calls",
+            "0",
+            "--warmup-calls",
+            "0",
+            "--compare",
+            "other",
+            "--profile",
+            "cpu",
+            "--slow-calls",
+            "5",
+            "--reclaim-margin",
+            "0",
+            "--scrape-seconds",
+            "0");
 
     assertThat(o.rates()).containsExactly(1000);
-    assertThat(List.of(o.seconds(), o.goalSeconds(), o.warmup(), o.settle(), o.inFlight(), o.serviceMs(), o.starts(), o.sessions(),
-        o.firstCalls(), o.warmupCalls())).containsExactly(20, 30, 0, 2, 32, 0, 1, 4, 0, 0);
+    assertThat(
+            List.of(
+                o.seconds(),
+                o.goalSeconds(),
+                o.warmup(),
+                o.settle(),
+                o.inFlight(),
+                o.serviceMs(),
+                o.starts(),
+                o.sessions(),
+                o.firstCalls(),
+                o.warmupCalls()))
+        .containsExactly(20, 30, 0, 2, 32, 0, 1, 4, 0, 0);
     assertThat(o.targets()).containsExactly("direct", "full");
     assertThat(o.answers()).isEqualTo("sse");
     assertThat(o.arrivals()).isEqualTo(Arrivals.POISSON);
@@ -88,18 +136,23 @@ class LoadBenchOptionsTest {
   @Test
   void takesTheSecondsAtTheGoalsRateWhereTheyAreMoreThanTheGoalSeconds() {
     assertThat(LoadBenchOptions.parse("--seconds", "90").slicesAt(Goals.RATE)).isEqualTo(90);
-    assertThat(LoadBenchOptions.parse("--seconds", "20", "--goal-seconds", "0").slicesAt(Goals.RATE)).isEqualTo(20);
-    assertThat(LoadBenchOptions.parse("--seconds", "5", "--goal-seconds", "30").slicesAt(500)).isEqualTo(5);
+    assertThat(
+            LoadBenchOptions.parse("--seconds", "20", "--goal-seconds", "0").slicesAt(Goals.RATE))
+        .isEqualTo(20);
+    assertThat(LoadBenchOptions.parse("--seconds", "5", "--goal-seconds", "30").slicesAt(500))
+        .isEqualTo(5);
   }
 
   @Test
   void scrapesAtThePaceOfTheChartsPodMonitorByDefault() throws IOException {
     Path root = Path.of(System.getProperty("toolgate.root", "..")).toAbsolutePath().normalize();
     String values = Files.readString(root.resolve("charts/toolgate/values.yaml"));
-    Matcher interval = Pattern.compile("(?s)podMonitor:.*?\\n\\s+interval: (\\d+)s\\n").matcher(values);
+    Matcher interval =
+        Pattern.compile("(?s)podMonitor:.*?\\n\\s+interval: (\\d+)s\\n").matcher(values);
 
     assertThat(interval.find()).as("the chart's PodMonitor interval, in seconds").isTrue();
-    assertThat(LoadBenchOptions.parse().scrapeSeconds()).isEqualTo(Integer.parseInt(interval.group(1)));
+    assertThat(LoadBenchOptions.parse().scrapeSeconds())
+        .isEqualTo(Integer.parseInt(interval.group(1)));
   }
 
   @ParameterizedTest
@@ -148,8 +201,9 @@ class LoadBenchOptionsTest {
   @Test
   void refusesAnUnknownTargetListingTheKnownOnes() {
     assertThatThrownBy(() -> LoadBenchOptions.parse("--targets", "direct,envoy"))
-        .hasMessage("unknown target 'envoy' in --targets, expected some of "
-            + "direct,nginx,vertx-relay,pass-through,full,full-local,control");
+        .hasMessage(
+            "unknown target 'envoy' in --targets, expected some of "
+                + "direct,nginx,vertx-relay,pass-through,full,full-local,control");
   }
 
   @Test
@@ -167,7 +221,8 @@ class LoadBenchOptionsTest {
 
   @Test
   void refusesAnUnknownOptionAndOneWithoutItsValue() {
-    assertThatThrownBy(() -> LoadBenchOptions.parse("--rate", "500")).hasMessage("unknown option '--rate'");
+    assertThatThrownBy(() -> LoadBenchOptions.parse("--rate", "500"))
+        .hasMessage("unknown option '--rate'");
     assertThatThrownBy(() -> LoadBenchOptions.parse("--rates")).hasMessage("--rates needs a value");
   }
 

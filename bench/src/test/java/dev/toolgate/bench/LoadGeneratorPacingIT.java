@@ -15,9 +15,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The generator sends each call when it is due: not on the next tick of a millisecond timer, and not
- * late by the fraction of a millisecond that an event loop sleeping whole milliseconds adds up. A
- * server on loopback notes when each call reaches it.
+ * The generator sends each call when it is due: not on the next tick of a millisecond timer, and
+ * not late by the fraction of a millisecond that an event loop sleeping whole milliseconds adds up.
+ * A server on loopback notes when each call reaches it.
  */
 class LoadGeneratorPacingIT {
 
@@ -27,13 +27,24 @@ class LoadGeneratorPacingIT {
 
   @BeforeEach
   void server() throws Exception {
-    assertThat(vertx.isNativeTransportEnabled()).as("epoll on this machine (Linux x86-64)").isTrue();
-    port = vertx.createHttpServer()
-        .requestHandler(req -> {
-          arrivals.add(System.nanoTime());
-          req.body().onSuccess(b -> req.response().end("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
-        })
-        .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+    assertThat(vertx.isNativeTransportEnabled())
+        .as("epoll on this machine (Linux x86-64)")
+        .isTrue();
+    port =
+        vertx
+            .createHttpServer()
+            .requestHandler(
+                req -> {
+                  arrivals.add(System.nanoTime());
+                  req.body()
+                      .onSuccess(
+                          b -> req.response().end("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
+                })
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS)
+            .actualPort();
   }
 
   @AfterEach
@@ -42,20 +53,23 @@ class LoadGeneratorPacingIT {
   }
 
   /**
-   * {@link #arrivalsOfSecondsAt}, with a spinning thread per core keeping the cores out of idle: a VM's idle
-   * vCPU can take hundreds of microseconds to wake when its host is busy, which spread the arrivals
-   * of a generator on time as wide as a fault's (a 2-core VM, idle otherwise: 491-603 us of drift).
-   * The event loops still get a core at once: a task that wakes preempts a spinner.
+   * {@link #arrivalsOfSecondsAt}, with a spinning thread per core keeping the cores out of idle: a
+   * VM's idle vCPU can take hundreds of microseconds to wake when its host is busy, which spread
+   * the arrivals of a generator on time as wide as a fault's (a 2-core VM, idle otherwise: 491-603
+   * us of drift). The event loops still get a core at once: a task that wakes preempts a spinner.
    */
   private List<long[]> arrivalsOfSecondsWithCoresAwakeAt(int rate, int seconds) throws Exception {
     AtomicBoolean measuring = new AtomicBoolean(true);
     List<Thread> spinners = new ArrayList<>();
     for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
-      Thread spinner = new Thread(() -> {
-        while (measuring.get()) {
-          Thread.onSpinWait();
-        }
-      }, "pacing-spinner-" + i);
+      Thread spinner =
+          new Thread(
+              () -> {
+                while (measuring.get()) {
+                  Thread.onSpinWait();
+                }
+              },
+              "pacing-spinner-" + i);
       spinner.setDaemon(true);
       spinner.start();
       spinners.add(spinner);
@@ -70,11 +84,21 @@ class LoadGeneratorPacingIT {
     }
   }
 
-  /** The arrivals of each of {@code seconds} measured seconds at {@code rate}, after three that warm up the JVM and the connections. */
+  /**
+   * The arrivals of each of {@code seconds} measured seconds at {@code rate}, after three that warm
+   * up the JVM and the connections.
+   */
   private List<long[]> arrivalsOfSecondsAt(int rate, int seconds) throws Exception {
     List<long[]> measured = new ArrayList<>();
-    try (LoadGenerator generator = new LoadGenerator(vertx, "http://127.0.0.1:" + port + "/mcp", List.of("s-1"),
-        "{}", 8, "test", SlowCalls.OFF)) {
+    try (LoadGenerator generator =
+        new LoadGenerator(
+            vertx,
+            "http://127.0.0.1:" + port + "/mcp",
+            List.of("s-1"),
+            "{}",
+            8,
+            "test",
+            SlowCalls.OFF)) {
       for (int warm = 0; warm < 3; warm++) {
         generator.fixedRate(rate, 1, Arrivals.UNIFORM);
       }
@@ -101,7 +125,8 @@ class LoadGeneratorPacingIT {
       }
     }
     offPeriod.sort(null);
-    assertThat(offPeriod.get(offPeriod.size() / 2) / 1_000).as("median distance of a gap from 1.25 ms, us")
+    assertThat(offPeriod.get(offPeriod.size() / 2) / 1_000)
+        .as("median distance of a gap from 1.25 ms, us")
         .isLessThan(150);
   }
 
@@ -109,13 +134,19 @@ class LoadGeneratorPacingIT {
   void keepsItsCallsOnScheduleInsteadOfFallingBehindAndCatchingUp() throws Exception {
     // A loop that sleeps whole milliseconds falls up to a millisecond behind, then catches up: the
     // bulk of the calls spread over it. On a 2-core VM, the interquartile range of the quietest of
-    // three seconds read 352 us on NIO's sleeps and 554-883 on Vert.x's millisecond timer, 110-190 on
+    // three seconds read 352 us on NIO's sleeps and 554-883 on Vert.x's millisecond timer, 110-190
+    // on
     // time. The machine's hiccups move the tails more than the quartiles, and fall in some seconds
     // where the fault is in every one: the quietest of eight, the cores kept awake (NIO's sleeps
     // then read 396 us, Vert.x's timer 551-564).
-    long quietest = arrivalsOfSecondsWithCoresAwakeAt(1000, 8).stream().mapToLong(LoadGeneratorPacingIT::driftQuartileRangeMicros)
-        .min().orElseThrow();
-    assertThat(quietest).as("25th to 75th percentile of the drift in the quietest second, us").isLessThan(250);
+    long quietest =
+        arrivalsOfSecondsWithCoresAwakeAt(1000, 8).stream()
+            .mapToLong(LoadGeneratorPacingIT::driftQuartileRangeMicros)
+            .min()
+            .orElseThrow();
+    assertThat(quietest)
+        .as("25th to 75th percentile of the drift in the quietest second, us")
+        .isLessThan(250);
   }
 
   /**

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class LoadGeneratorResultTest {
 
-  private static LoadGenerator.Result result(long latencyMicros, long calls, long failed, double seconds) {
+  private static LoadGenerator.Result result(
+      long latencyMicros, long calls, long failed, double seconds) {
     Histogram h = new Histogram(60_000_000L, 3);
     h.recordValueWithCount(latencyMicros, calls);
     return new LoadGenerator.Result(h, calls, failed, seconds);
@@ -27,22 +28,32 @@ class LoadGeneratorResultTest {
     assertThat(both.latencyMicros().getTotalCount()).isEqualTo(400);
     assertThat(both.latencyMicros().getValueAtPercentile(50)).isBetween(999L, 1_001L);
     assertThat(both.latencyMicros().getValueAtPercentile(99)).isBetween(2_998L, 3_002L);
-    assertThat(first.latencyMicros().getTotalCount()).as("the turns themselves unchanged").isEqualTo(300);
+    assertThat(first.latencyMicros().getTotalCount())
+        .as("the turns themselves unchanged")
+        .isEqualTo(300);
   }
 
   @Test
   void keepsEveryCallOfBothTurnsInOrderWithItsDueTimeAndLatency() {
     Histogram h = new Histogram(60_000_000L, 3);
-    LoadGenerator.Result first = new LoadGenerator.Result(h, 2, 0, 1.0,
-        new LoadGenerator.Calls(new long[] {10, 20}, new long[] {1_000, 1_200}));
-    LoadGenerator.Result second = new LoadGenerator.Result(h, 0, 1, 1.0,
-        new LoadGenerator.Calls(new long[] {30}, new long[] {LoadGenerator.Calls.FAILED}));
+    LoadGenerator.Result first =
+        new LoadGenerator.Result(
+            h, 2, 0, 1.0, new LoadGenerator.Calls(new long[] {10, 20}, new long[] {1_000, 1_200}));
+    LoadGenerator.Result second =
+        new LoadGenerator.Result(
+            h,
+            0,
+            1,
+            1.0,
+            new LoadGenerator.Calls(new long[] {30}, new long[] {LoadGenerator.Calls.FAILED}));
 
     LoadGenerator.Calls both = first.plus(second).calls();
 
     assertThat(both.dueNanos()).containsExactly(10, 20, 30);
     assertThat(both.latencyMicros()).containsExactly(1_000, 1_200, LoadGenerator.Calls.FAILED);
-    assertThat(result(1_000, 5, 0, 1.0).calls().count()).as("a saturation turn keeps none").isZero();
+    assertThat(result(1_000, 5, 0, 1.0).calls().count())
+        .as("a saturation turn keeps none")
+        .isZero();
   }
 
   @Test

@@ -28,7 +28,8 @@ class MedianSliceDeltaTest {
 
   @Test
   void averagesTheTwoMiddleDeltasOfAnEvenCount() {
-    assertThat(FixedRates.medianSliceDelta(List.of(1.0, 2.0, 4.0, 8.0), List.of(0.0, 0.0, 0.0, 0.0)))
+    assertThat(
+            FixedRates.medianSliceDelta(List.of(1.0, 2.0, 4.0, 8.0), List.of(0.0, 0.0, 0.0, 0.0)))
         .isCloseTo(3.0, within(1e-9));
   }
 

@@ -16,8 +16,7 @@ class MemoryReclaimTest {
 
   private static final long MS = 1_000_000;
 
-  @TempDir
-  Path proc;
+  @TempDir Path proc;
 
   private final AtomicLong clock = new AtomicLong(1_000 * MS);
 
@@ -62,7 +61,8 @@ class MemoryReclaimTest {
   }
 
   @Test
-  void makesOneStallOfTheSamplesThatFindTheRunTimeGrownStartingAtTheSampleBefore() throws IOException {
+  void makesOneStallOfTheSamplesThatFindTheRunTimeGrownStartingAtTheSampleBefore()
+      throws IOException {
     thread("83", "kdamond.0", 0);
     MemoryReclaim reclaim = MemoryReclaim.find(proc, clock::get);
     reclaim.sample();
@@ -74,7 +74,8 @@ class MemoryReclaimTest {
     sampleAt(reclaim, 4, 11 * MS);
     sampleAt(reclaim, 4, 11 * MS);
 
-    assertThat(reclaim.stalls().bursts()).containsExactly(new MemoryReclaim.Burst(before, before + 16 * MS, 11 * MS));
+    assertThat(reclaim.stalls().bursts())
+        .containsExactly(new MemoryReclaim.Burst(before, before + 16 * MS, 11 * MS));
   }
 
   @Test
@@ -91,7 +92,9 @@ class MemoryReclaimTest {
     sampleAt(reclaim, 4, 6 * MS);
 
     List<MemoryReclaim.Burst> stalls = reclaim.stalls().bursts();
-    assertThat(stalls).extracting(MemoryReclaim.Burst::cpuNanos).as("the half-millisecond burst is no stall")
+    assertThat(stalls)
+        .extracting(MemoryReclaim.Burst::cpuNanos)
+        .as("the half-millisecond burst is no stall")
         .containsExactly(3 * MS, 5 * MS / 2);
     assertThat(stalls.get(1).startNanos()).isEqualTo(third);
   }
@@ -108,13 +111,18 @@ class MemoryReclaimTest {
     sampleAt(reclaim, 4, 525 * 1_000 * MS + MS / 2);
 
     assertThat(reclaim.runNanos()).isEqualTo(525 * 1_000 * MS + MS / 2);
-    assertThat(reclaim.stalls().bursts()).as("half a millisecond, not the thread's whole run time").isEmpty();
+    assertThat(reclaim.stalls().bursts())
+        .as("half a millisecond, not the thread's whole run time")
+        .isEmpty();
   }
 
   @Test
   void findsATimeNearAStallWithinTheMarginOnEitherSideOrInsideIt() {
-    MemoryReclaim.Stalls stalls = new MemoryReclaim.Stalls(List.of(
-        new MemoryReclaim.Burst(100 * MS, 120 * MS, 17 * MS), new MemoryReclaim.Burst(640 * MS, 660 * MS, 18 * MS)));
+    MemoryReclaim.Stalls stalls =
+        new MemoryReclaim.Stalls(
+            List.of(
+                new MemoryReclaim.Burst(100 * MS, 120 * MS, 17 * MS),
+                new MemoryReclaim.Burst(640 * MS, 660 * MS, 18 * MS)));
 
     assertThat(stalls.near(95 * MS, 5 * MS)).isTrue();
     assertThat(stalls.near(110 * MS, 5 * MS)).isTrue();
@@ -128,7 +136,8 @@ class MemoryReclaimTest {
 
   @Test
   void readsTheRunTimeAsSchedstatsFirstField() {
-    assertThat(MemoryReclaim.firstField("525061880670 155859032441 218642\n")).isEqualTo(525_061_880_670L);
+    assertThat(MemoryReclaim.firstField("525061880670 155859032441 218642\n"))
+        .isEqualTo(525_061_880_670L);
     assertThat(MemoryReclaim.firstField("42")).isEqualTo(42);
   }
 
@@ -144,6 +153,7 @@ class MemoryReclaimTest {
     } finally {
       reclaim.close();
     }
-    assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("memory-reclaim-sampler"));
+    assertThat(Thread.getAllStackTraces().keySet())
+        .noneMatch(t -> t.getName().equals("memory-reclaim-sampler"));
   }
 }

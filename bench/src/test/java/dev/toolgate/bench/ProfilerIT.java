@@ -21,7 +21,8 @@ class ProfilerIT {
   void writesTheFlameGraphOfAProcessWhenItExits() throws Exception {
     Profiler profiler = Profiler.of("cpu", work);
     List<String> arguments = new ArrayList<>(profiler.flags("busy loop"));
-    arguments.addAll(List.of("-cp", System.getProperty("java.class.path"), BusyLoop.class.getName()));
+    arguments.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), BusyLoop.class.getName()));
     // Fails unless the process exits with status 0 within LocalProcess's limit.
     LocalProcess.runJava(work, "busy-loop", arguments);
 
@@ -44,9 +45,13 @@ class ProfilerIT {
       if (!line.startsWith("'")) {
         continue;
       }
-      String packed = line.substring(1, line.lastIndexOf('\'')).replace("\\'", "'").replace("\\\\", "\\");
-      names.add(names.isEmpty() ? packed
-          : names.get(names.size() - 1).substring(0, packed.charAt(0) - 32) + packed.substring(1));
+      String packed =
+          line.substring(1, line.lastIndexOf('\'')).replace("\\'", "'").replace("\\\\", "\\");
+      names.add(
+          names.isEmpty()
+              ? packed
+              : names.get(names.size() - 1).substring(0, packed.charAt(0) - 32)
+                  + packed.substring(1));
     }
     return names;
   }

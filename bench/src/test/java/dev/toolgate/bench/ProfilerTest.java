@@ -27,8 +27,13 @@ class ProfilerTest {
     Path library = work.resolve("profiler/libasyncProfiler.so");
     assertThat(library).isRegularFile();
     assertThat(Files.size(library)).isPositive();
-    assertThat(profiler.flameGraph("full policy (before)")).isEqualTo(work.resolve("profiles/full-policy-before-.html"));
-    assertThat(profiler.flags("full policy (before)")).containsExactly("-agentpath:" + library
-        + "=start,event=alloc,alloc=512k,file=" + work.resolve("profiles/full-policy-before-.html"));
+    assertThat(profiler.flameGraph("full policy (before)"))
+        .isEqualTo(work.resolve("profiles/full-policy-before-.html"));
+    assertThat(profiler.flags("full policy (before)"))
+        .containsExactly(
+            "-agentpath:"
+                + library
+                + "=start,event=alloc,alloc=512k,file="
+                + work.resolve("profiles/full-policy-before-.html"));
   }
 }

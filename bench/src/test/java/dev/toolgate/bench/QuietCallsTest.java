@@ -16,9 +16,10 @@ class QuietCallsTest {
 
   @Test
   void leavesOutTheCallsDueNearAStallAndCountsFailedCallsInNeither() {
-    LoadGenerator.Calls calls = new LoadGenerator.Calls(
-        new long[] {50 * MS, 97 * MS, 110 * MS, 124 * MS, 130 * MS, 200 * MS},
-        new long[] {1_000, 9_000, 21_000, LoadGenerator.Calls.FAILED, 1_100, 1_200});
+    LoadGenerator.Calls calls =
+        new LoadGenerator.Calls(
+            new long[] {50 * MS, 97 * MS, 110 * MS, 124 * MS, 130 * MS, 200 * MS},
+            new long[] {1_000, 9_000, 21_000, LoadGenerator.Calls.FAILED, 1_100, 1_200});
 
     FixedRates.Quiet quiet = FixedRates.Quiet.of(calls, ONE_STALL, 5 * MS);
 
@@ -33,7 +34,8 @@ class QuietCallsTest {
   void keepsEveryCallWhereTheReclaimWasNotWatched() {
     LoadGenerator.Calls calls = new LoadGenerator.Calls(new long[] {110 * MS}, new long[] {21_000});
 
-    FixedRates.Quiet quiet = FixedRates.Quiet.of(calls, new MemoryReclaim.Stalls(List.of()), 5 * MS);
+    FixedRates.Quiet quiet =
+        FixedRates.Quiet.of(calls, new MemoryReclaim.Stalls(List.of()), 5 * MS);
 
     assertThat(quiet.leftOut()).isZero();
     assertThat(quiet.latencyMicros().getTotalCount()).isEqualTo(1);
@@ -44,7 +46,8 @@ class QuietCallsTest {
     assertThat(FixedRates.reclaimLine(MemoryReclaim.NONE, 0, List.of(), 0, 0, 1, null))
         .isEqualTo("memory reclaim: not watched (--reclaim-margin 0); quiet+p99 not read");
     assertThat(FixedRates.reclaimLine(MemoryReclaim.NONE, 5, List.of(), 0, 0, 1, null))
-        .isEqualTo("memory reclaim: no kdamond or kswapd thread readable in /proc; quiet+p99 not read");
+        .isEqualTo(
+            "memory reclaim: no kdamond or kswapd thread readable in /proc; quiet+p99 not read");
   }
 
   @Test
@@ -55,12 +58,23 @@ class QuietCallsTest {
     kept.recordValue(2_100);
     FixedRates.Quiet direct = new FixedRates.Quiet(kept, 7, 100);
 
-    String line = FixedRates.reclaimLine(watched, 5, List.of(new MemoryReclaim.Burst(0, 20 * MS, 17 * MS),
-        new MemoryReclaim.Burst(540 * MS, 560 * MS, 21 * MS), new MemoryReclaim.Burst(1080 * MS, 1090 * MS, 9 * MS)),
-        30 * MS, 10 * MS, 1_000 * MS, direct);
+    String line =
+        FixedRates.reclaimLine(
+            watched,
+            5,
+            List.of(
+                new MemoryReclaim.Burst(0, 20 * MS, 17 * MS),
+                new MemoryReclaim.Burst(540 * MS, 560 * MS, 21 * MS),
+                new MemoryReclaim.Burst(1080 * MS, 1090 * MS, 9 * MS)),
+            30 * MS,
+            10 * MS,
+            1_000 * MS,
+            direct);
 
-    assertThat(line).isEqualTo("memory reclaim (kdamond.0) in these slices: 3 stalls (bursts of 1 ms of CPU or more),"
-        + " 17 ms of CPU each at the median, 3.0 % of a core in all; quiet+p99 leaves out the calls due within 5 ms"
-        + " of a stall (7.0 % of direct's, whose p99 without them is 2.101 ms); the watch cost this process 1.00 % of a core");
+    assertThat(line)
+        .isEqualTo(
+            "memory reclaim (kdamond.0) in these slices: 3 stalls (bursts of 1 ms of CPU or more),"
+                + " 17 ms of CPU each at the median, 3.0 % of a core in all; quiet+p99 leaves out the calls due within 5 ms"
+                + " of a stall (7.0 % of direct's, whose p99 without them is 2.101 ms); the watch cost this process 1.00 % of a core");
   }
 }

@@ -13,7 +13,10 @@ class ScrapeScheduleTest {
 
   private static final long SECOND = 1_000_000_000L;
 
-  /** Which slices a schedule scrapes before ("b3") and after ("a3"), one slice every {@code gapSeconds}. */
+  /**
+   * Which slices a schedule scrapes before ("b3") and after ("a3"), one slice every {@code
+   * gapSeconds}.
+   */
   private static List<String> scrapesOver(ScrapeSchedule schedule, int slices, int gapSeconds) {
     List<String> taken = new ArrayList<>();
     for (int slice = 0; slice < slices; slice++) {
@@ -31,7 +34,8 @@ class ScrapeScheduleTest {
   }
 
   private static SidecarCounters counters(int slice, int half) {
-    return new SidecarCounters(1_000 * (2 * slice + half), true, 2 * slice + half, 10 * slice, slice);
+    return new SidecarCounters(
+        1_000 * (2 * slice + half), true, 2 * slice + half, 10 * slice, slice);
   }
 
   @Test
@@ -52,7 +56,8 @@ class ScrapeScheduleTest {
 
   @Test
   void scrapesAroundASingleSliceOnce() {
-    assertThat(scrapesOver(new ScrapeSchedule(Duration.ofSeconds(15), 1), 1, 4)).containsExactly("b0", "a0");
+    assertThat(scrapesOver(new ScrapeSchedule(Duration.ofSeconds(15), 1), 1, 4))
+        .containsExactly("b0", "a0");
   }
 
   @Test
@@ -93,21 +98,27 @@ class ScrapeScheduleTest {
 
     assertThat(schedule.growth().compileMillis()).isNaN();
     assertThat(schedule.growth().quotaWaits()).isNaN();
-    assertThat(schedule.growth().exactAllocation()).as("exact only where both readings were").isFalse();
+    assertThat(schedule.growth().exactAllocation())
+        .as("exact only where both readings were")
+        .isFalse();
   }
 
   @Test
   void refusesANegativeIntervalOrNoSliceNamingTheValue() {
     assertThatThrownBy(() -> new ScrapeSchedule(Duration.ofSeconds(-1), 3))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-1S");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT-1S");
     assertThatThrownBy(() -> new ScrapeSchedule(Duration.ofSeconds(15), 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
   }
 
   @Test
   void describesItsPaceForTheRunsHeader() {
-    assertThat(ScrapeSchedule.describe(Duration.ZERO)).isEqualTo("before and after each of its slices");
+    assertThat(ScrapeSchedule.describe(Duration.ZERO))
+        .isEqualTo("before and after each of its slices");
     assertThat(ScrapeSchedule.describe(Duration.ofSeconds(15)))
-        .isEqualTo("before its first slice of a rate, after its last and between two at most every 15 s");
+        .isEqualTo(
+            "before its first slice of a rate, after its last and between two at most every 15 s");
   }
 }

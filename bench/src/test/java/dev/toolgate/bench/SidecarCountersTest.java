@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class SidecarCountersTest {
 
-  private static final String SCRAPE = """
+  private static final String SCRAPE =
+      """
       # HELP jvm_gc_memory_allocated_bytes_total Incremented for an increase in the size of the (young) heap memory pool
       # TYPE jvm_gc_memory_allocated_bytes_total counter
       jvm_gc_memory_allocated_bytes_total 2.097152E7
@@ -22,7 +23,10 @@ class SidecarCountersTest {
 
   @Test
   void readsAllocationGcTimeAndTheQuotaChecksThatWaited() {
-    LoadBench.SidecarCounters counters = LoadBench.SidecarCounters.of(SCRAPE + """
+    LoadBench.SidecarCounters counters =
+        LoadBench.SidecarCounters.of(
+            SCRAPE
+                + """
         # HELP toolgate_quota_waits_total Quota checks that waited for a round trip to the shared state
         # TYPE toolgate_quota_waits_total counter
         toolgate_quota_waits_total 37.0
@@ -38,8 +42,10 @@ class SidecarCountersTest {
 
   @Test
   void countsTheQuotaChecksThatWaitedBetweenTwoScrapesPerThousandCalls() {
-    LoadBench.SidecarCounters before = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 80.0\n");
-    LoadBench.SidecarCounters after = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 549.0\n");
+    LoadBench.SidecarCounters before =
+        LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 80.0\n");
+    LoadBench.SidecarCounters after =
+        LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 549.0\n");
 
     assertThat(after.since(before).quotaWaitsPerThousand(29_682)).isCloseTo(15.8, within(0.05));
   }
@@ -47,18 +53,23 @@ class SidecarCountersTest {
   @Test
   void hasNoQuotaWaitsWhereEitherScrapeHasNoSuchCounterOrNoCallWasMade() {
     // Local state, or a target that is not a sidecar: "-", not 0.
-    LoadBench.SidecarCounters withWaits = LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 5.0\n");
+    LoadBench.SidecarCounters withWaits =
+        LoadBench.SidecarCounters.of(SCRAPE + "toolgate_quota_waits_total 5.0\n");
     LoadBench.SidecarCounters without = LoadBench.SidecarCounters.of(SCRAPE);
 
     assertThat(without.since(without).quotaWaitsPerThousand(1_000)).isNaN();
-    assertThat(withWaits.since(LoadBench.SidecarCounters.NONE).quotaWaitsPerThousand(1_000)).isNaN();
+    assertThat(withWaits.since(LoadBench.SidecarCounters.NONE).quotaWaitsPerThousand(1_000))
+        .isNaN();
     assertThat(withWaits.since(withWaits).quotaWaitsPerThousand(0)).isNaN();
   }
 
   @Test
   void readsTheExactAllocationWhereTheSidecarReportsIt() {
     // The GC's counter moves an eden at a time; the threads' total is what was allocated.
-    LoadBench.SidecarCounters counters = LoadBench.SidecarCounters.of(SCRAPE + """
+    LoadBench.SidecarCounters counters =
+        LoadBench.SidecarCounters.of(
+            SCRAPE
+                + """
         # HELP jvm_memory_allocated_bytes_total Bytes allocated on the heap by all threads since the JVM started
         # TYPE jvm_memory_allocated_bytes_total counter
         jvm_memory_allocated_bytes_total 2.3456789E7
@@ -71,7 +82,8 @@ class SidecarCountersTest {
   @Test
   void saysThereIsNoCompileTimeWhereTheSidecarReportsNone() {
     // A compared build from before the metric: "-", not 0.
-    String withoutIt = SCRAPE.lines().filter(l -> !l.contains("compilation")).collect(Collectors.joining("\n"));
+    String withoutIt =
+        SCRAPE.lines().filter(l -> !l.contains("compilation")).collect(Collectors.joining("\n"));
 
     assertThat(LoadBench.SidecarCounters.of(withoutIt).compileMillis()).isNaN();
   }

@@ -12,9 +12,11 @@ class SidecarFlagsTest {
     String agent = "-agentpath:/tmp/lib.so=start,event=cpu,file=/tmp/prof-{name}.txt";
 
     assertThat(LoadBench.extraFlags(agent + " -Xlog:gc:file=/tmp/gc-{name}.log", "full, local"))
-        .containsExactly("-agentpath:/tmp/lib.so=start,event=cpu,file=/tmp/prof-full-local.txt",
+        .containsExactly(
+            "-agentpath:/tmp/lib.so=start,event=cpu,file=/tmp/prof-full-local.txt",
             "-Xlog:gc:file=/tmp/gc-full-local.log");
-    assertThat(LoadBench.extraFlags(agent, "full policy (base)").get(0)).endsWith("file=/tmp/prof-full-policy-base-.txt");
+    assertThat(LoadBench.extraFlags(agent, "full policy (base)").get(0))
+        .endsWith("file=/tmp/prof-full-policy-base-.txt");
   }
 
   @Test

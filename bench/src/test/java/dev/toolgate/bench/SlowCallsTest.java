@@ -10,8 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SlowCallsTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** The wall clock at 1,000,000 ms while the monotonic clock reads 50 ms. */
   private SlowCalls over3ms() {
@@ -29,10 +28,11 @@ class SlowCallsTest {
     slow.record("nginx", 45_000_000L, 12_500);
 
     assertThat(slow.count()).isEqualTo(2);
-    assertThat(Files.readAllLines(slow.write())).containsExactly(
-        "phase\ttarget\tdue_epoch_ms\tlatency_us",
-        "rate 1000\tfull policy\t999980\t3001",
-        "saturation\tnginx\t999995\t12500");
+    assertThat(Files.readAllLines(slow.write()))
+        .containsExactly(
+            "phase\ttarget\tdue_epoch_ms\tlatency_us",
+            "rate 1000\tfull policy\t999980\t3001",
+            "saturation\tnginx\t999995\t12500");
   }
 
   @Test
@@ -42,9 +42,8 @@ class SlowCallsTest {
     slow.stall(new MemoryReclaim.Burst(10_000_000L, 31_000_000L, 17_250_000L));
     Path calls = slow.write();
 
-    assertThat(Files.readAllLines(calls.resolveSibling(SlowCalls.STALLS_FILE))).containsExactly(
-        "start_epoch_ms\tend_epoch_ms\tcpu_us",
-        "999960\t999981\t17250");
+    assertThat(Files.readAllLines(calls.resolveSibling(SlowCalls.STALLS_FILE)))
+        .containsExactly("start_epoch_ms\tend_epoch_ms\tcpu_us", "999960\t999981\t17250");
   }
 
   @Test

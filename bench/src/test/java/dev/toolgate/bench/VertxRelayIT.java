@@ -22,8 +22,11 @@ class VertxRelayIT {
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 
   private final Vertx vertx = Vertx.vertx();
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   @AfterEach
   void close() throws Exception {
@@ -31,25 +34,50 @@ class VertxRelayIT {
   }
 
   private HttpServer upstream() throws Exception {
-    return vertx.createHttpServer()
-        .requestHandler(req -> req.body().onSuccess(body -> req.response().setStatusCode(201)
-            .putHeader("mcp-session-id", "s-1")
-            .end(req.method() + " " + req.uri() + " " + req.getHeader("mcp-method") + " " + body)))
-        .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return vertx
+        .createHttpServer()
+        .requestHandler(
+            req ->
+                req.body()
+                    .onSuccess(
+                        body ->
+                            req.response()
+                                .setStatusCode(201)
+                                .putHeader("mcp-session-id", "s-1")
+                                .end(
+                                    req.method()
+                                        + " "
+                                        + req.uri()
+                                        + " "
+                                        + req.getHeader("mcp-method")
+                                        + " "
+                                        + body)))
+        .listen(0, "127.0.0.1")
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
   }
 
   private int relayTo(String upstream) throws Exception {
     return VertxRelay.start(vertx, 0, URI.create(upstream))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .actualPort();
   }
 
   @Test
   void relaysTheRequestAndTheAnswerWithTheirEndToEndHeaders() throws Exception {
     int relay = relayTo("http://127.0.0.1:" + upstream().actualPort());
 
-    HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp?x=1"))
-        .timeout(ANSWER_TIMEOUT).header("Mcp-Method", "tools/call")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\"}")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> answer =
+        client.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp?x=1"))
+                .timeout(ANSWER_TIMEOUT)
+                .header("Mcp-Method", "tools/call")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
 
     assertThat(answer.statusCode()).isEqualTo(201);
     assertThat(answer.body()).isEqualTo("POST /mcp?x=1 tools/call {\"jsonrpc\":\"2.0\"}");
@@ -58,14 +86,19 @@ class VertxRelayIT {
 
   @Test
   void answers502WhenTheUpstreamIsUnreachable() throws Exception {
-    // Bound but never listening: connections are refused, and no other socket can take the port meanwhile.
+    // Bound but never listening: connections are refused, and no other socket can take the port
+    // meanwhile.
     try (Socket reserved = new Socket()) {
       reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       int relay = relayTo("http://127.0.0.1:" + reserved.getLocalPort());
 
-      HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp"))
-          .timeout(ANSWER_TIMEOUT).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> answer =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + relay + "/mcp"))
+                  .timeout(ANSWER_TIMEOUT)
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
 
       assertThat(answer.statusCode()).isEqualTo(502);
       assertThat(answer.body()).startsWith("upstream unreachable: ");

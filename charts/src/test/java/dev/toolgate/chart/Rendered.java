@@ -29,8 +29,12 @@ final class Rendered {
 
   /** {@code helm template toolgate charts/toolgate -n toolgate-system --set k=v ...}. */
   static Rendered with(Map<String, Object> values) {
-    TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
-        .withKubeVersion(KUBE_VERSION);
+    TemplateCommand template =
+        new Helm(CHART)
+            .template()
+            .withName(RELEASE)
+            .withNamespace(NAMESPACE)
+            .withKubeVersion(KUBE_VERSION);
     values.forEach(template::set);
     return new Rendered(template.call());
   }
@@ -57,13 +61,15 @@ final class Rendered {
   <T extends HasMetadata> T one(Class<T> type) {
     List<T> found = all(type);
     if (found.size() != 1) {
-      throw new AssertionError("expected one " + type.getSimpleName() + ", rendered " + found.size());
+      throw new AssertionError(
+          "expected one " + type.getSimpleName() + ", rendered " + found.size());
     }
     return found.get(0);
   }
 
   <T extends HasMetadata> T named(Class<T> type, String name) {
-    return find(type, name).orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
+    return find(type, name)
+        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
   }
 
   <T extends HasMetadata> Optional<T> find(Class<T> type, String name) {

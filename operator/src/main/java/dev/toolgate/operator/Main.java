@@ -1,9 +1,9 @@
 package dev.toolgate.operator;
 
-import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.validation.InvalidPolicyException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -36,8 +36,12 @@ public final class Main {
         --admin-port N             the admin port (default %d)
         --warmup-calls N           the sidecar's runtime.warmupCalls, 0 (off) to %d (default:
                                    the sidecar's own, 1000)
-      """.formatted(RenderOptions.DEFAULT_APPROVAL_KEY_FILE, RenderOptions.DEFAULT_LISTEN_PORT,
-          RenderOptions.DEFAULT_ADMIN_PORT, RenderOptions.MAX_WARMUP_CALLS);
+      """
+          .formatted(
+              RenderOptions.DEFAULT_APPROVAL_KEY_FILE,
+              RenderOptions.DEFAULT_LISTEN_PORT,
+              RenderOptions.DEFAULT_ADMIN_PORT,
+              RenderOptions.MAX_WARMUP_CALLS);
 
   private Main() {}
 
@@ -136,8 +140,21 @@ public final class Main {
     }
     RenderOptions options;
     try {
-      options = new RenderOptions(revision, agent, mode == null ? null : sharedStateMode(mode), dns, members, approvalKey, adminToken, adminHost, sharedPort,
-          upstreams, listenPort, adminPort, warmupCalls);
+      options =
+          new RenderOptions(
+              revision,
+              agent,
+              mode == null ? null : sharedStateMode(mode),
+              dns,
+              members,
+              approvalKey,
+              adminToken,
+              adminHost,
+              sharedPort,
+              upstreams,
+              listenPort,
+              adminPort,
+              warmupCalls);
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     }
@@ -178,7 +195,8 @@ public final class Main {
         TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join
         TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)
                                        instead of generating and rotating certificates
-      """.formatted(RenderOptions.MAX_WARMUP_CALLS);
+      """
+          .formatted(RenderOptions.MAX_WARMUP_CALLS);
 
   private static int runOperator(String[] args, PrintStream out, PrintStream err) {
     if (args.length > 1) {
@@ -189,35 +207,40 @@ public final class Main {
     InjectionOptions injection;
     RenderOptions rendering;
     try {
-      injection = new InjectionOptions(
-          env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
-          env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
-          env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
-          env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
-          env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
-          namespace,
-          Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
-          env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key"));
+      injection =
+          new InjectionOptions(
+              env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
+              env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
+              env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
+              env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
+              env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
+              namespace,
+              Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
+              env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key"));
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
     }
     try {
-      rendering = RenderOptions.injected(
-          env("TOOLGATE_HAZELCAST_DNS", "toolgate-hazelcast." + namespace + ".svc.cluster.local"),
-          warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
+      rendering =
+          RenderOptions.injected(
+              env(
+                  "TOOLGATE_HAZELCAST_DNS",
+                  "toolgate-hazelcast." + namespace + ".svc.cluster.local"),
+              warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
     } catch (IllegalArgumentException e) {
       err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
       return 2;
     }
-    OperatorProcess process = new OperatorProcess(
-        namespace,
-        env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
-        Integer.parseInt(env("TOOLGATE_WEBHOOK_PORT", "8443")),
-        env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
-        env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
-        injection,
-        rendering);
+    OperatorProcess process =
+        new OperatorProcess(
+            namespace,
+            env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
+            Integer.parseInt(env("TOOLGATE_WEBHOOK_PORT", "8443")),
+            env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
+            env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
+            injection,
+            rendering);
     try {
       process.run();
       return 0;
@@ -236,7 +259,8 @@ public final class Main {
         return mode;
       }
     }
-    throw new IllegalArgumentException("--shared-state takes local, embedded or client, was '" + value + "'");
+    throw new IllegalArgumentException(
+        "--shared-state takes local, embedded or client, was '" + value + "'");
   }
 
   private static Integer warmupCalls(String value) {

@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator in a cluster: the webhook (every replica serves it), the caBundle kept current,
- * the certificate rotated, and the reconciler on the leader only.
+ * The operator in a cluster: the webhook (every replica serves it), the caBundle kept current, the
+ * certificate rotated, and the reconciler on the leader only.
  *
  * @param namespace the operator's namespace (lease, webhook Service; never injected)
  * @param identity this replica's name in the lease (the pod name)
@@ -50,51 +50,73 @@ record OperatorProcess(
     AdmissionReviews reviews = new AdmissionReviews(new SidecarInjector(injection));
     String certDir = System.getenv("TOOLGATE_WEBHOOK_CERT_DIR");
     boolean certManager = certDir != null && !certDir.isBlank();
-    WebhookCertificates[] certs = {certManager
-        ? WebhookCertificates.load(java.nio.file.Path.of(certDir))
-        : WebhookCertificates.generate(names, Clock.systemUTC().instant())};
+    WebhookCertificates[] certs = {
+      certManager
+          ? WebhookCertificates.load(java.nio.file.Path.of(certDir))
+          : WebhookCertificates.generate(names, Clock.systemUTC().instant())
+    };
     WebhookServer[] server = {WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews)};
     if (!certManager) {
       CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
     }
     dev.toolgate.operator.publish.HazelcastConfigPublisher publisher =
-        dev.toolgate.operator.publish.HazelcastConfigPublisher.connect("toolgate", render.hazelcastServiceDns());
-    OperatorRuntime runtime = new OperatorRuntime(client,
-        new ToolPolicyReconciler(client, render, Clock.systemUTC(), publisher), namespace, identity, LEASE);
+        dev.toolgate.operator.publish.HazelcastConfigPublisher.connect(
+            "toolgate", render.hazelcastServiceDns());
+    OperatorRuntime runtime =
+        new OperatorRuntime(
+            client,
+            new ToolPolicyReconciler(client, render, Clock.systemUTC(), publisher),
+            namespace,
+            identity,
+            LEASE);
     runtime.start();
     ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
-    maintenance.scheduleAtFixedRate(() -> {
-      try {
-        if (certManager) {
-          // cert-manager renews the Secret and its cainjector the caBundle: follow the mounted files.
-          WebhookCertificates mounted = WebhookCertificates.load(java.nio.file.Path.of(certDir));
-          if (!mounted.server().equals(certs[0].server())) {
-            certs[0] = mounted;
-            server[0].close();
-            server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
-            LOG.info("loaded the certificate cert-manager renewed");
+    maintenance.scheduleAtFixedRate(
+        () -> {
+          try {
+            if (certManager) {
+              // cert-manager renews the Secret and its cainjector the caBundle: follow the mounted
+              // files.
+              WebhookCertificates mounted =
+                  WebhookCertificates.load(java.nio.file.Path.of(certDir));
+              if (!mounted.server().equals(certs[0].server())) {
+                certs[0] = mounted;
+                server[0].close();
+                server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
+                LOG.info("loaded the certificate cert-manager renewed");
+              }
+            } else if (certs[0].needsRotation(Clock.systemUTC().instant())) {
+              certs[0] = WebhookCertificates.generate(names, Clock.systemUTC().instant());
+              CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+              server[0].close();
+              server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
+              LOG.info("rotated the webhook certificate");
+            } else {
+              CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
+            }
+          } catch (Exception e) {
+            LOG.warn("webhook maintenance failed: {}", e.getMessage());
           }
-        } else if (certs[0].needsRotation(Clock.systemUTC().instant())) {
-          certs[0] = WebhookCertificates.generate(names, Clock.systemUTC().instant());
-          CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
-          server[0].close();
-          server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
-          LOG.info("rotated the webhook certificate");
-        } else {
-          CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
-        }
-      } catch (Exception e) {
-        LOG.warn("webhook maintenance failed: {}", e.getMessage());
-      }
-    }, 1, 10, TimeUnit.MINUTES);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      maintenance.shutdownNow();
-      runtime.close();
-      publisher.close();
-      server[0].close();
-      client.close();
-    }, "toolgate-operator-shutdown"));
-    LOG.info("toolgate operator {} started: webhook on :{}, lease {}/{}", identity, webhookPort, namespace,
+        },
+        1,
+        10,
+        TimeUnit.MINUTES);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  maintenance.shutdownNow();
+                  runtime.close();
+                  publisher.close();
+                  server[0].close();
+                  client.close();
+                },
+                "toolgate-operator-shutdown"));
+    LOG.info(
+        "toolgate operator {} started: webhook on :{}, lease {}/{}",
+        identity,
+        webhookPort,
+        namespace,
         OperatorRuntime.LEASE_NAME);
     Thread.currentThread().join();
   }

@@ -22,24 +22,45 @@ class MainTest {
 
   @Test
   void rendersAToolPolicyFileOnStdout() {
-    int code = run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--revision", "3", "--shared-state", "embedded");
+    int code =
+        run(
+            "render",
+            "-f",
+            "../e2e/demo/toolpolicy.yaml",
+            "--revision",
+            "3",
+            "--shared-state",
+            "embedded");
 
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("revision: 3").contains("mode: \"embedded\"").contains("get_deployment_job");
+    assertThat(out.toString())
+        .contains("revision: 3")
+        .contains("mode: \"embedded\"")
+        .contains("get_deployment_job");
   }
 
   @Test
   void rendersTheListenersOnThePortsAsked() {
-    int code = run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--listen-port", "16000", "--admin-port", "16020");
+    int code =
+        run(
+            "render",
+            "-f",
+            "../e2e/demo/toolpolicy.yaml",
+            "--listen-port",
+            "16000",
+            "--admin-port",
+            "16020");
 
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("listen:\n  host: \"127.0.0.1\"\n  port: 16000")
+    assertThat(out.toString())
+        .contains("listen:\n  host: \"127.0.0.1\"\n  port: 16000")
         .contains("port: 16020");
   }
 
   @Test
   void refusesAPortOutOfRange() {
-    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--listen-port", "70000")).isEqualTo(2);
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--listen-port", "70000"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("--listen-port must be in [1, 65535], was 70000");
   }
 
@@ -59,11 +80,14 @@ class MainTest {
 
   @Test
   void refusesAWarmupOutsideTheSidecarsBounds() {
-    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "-1")).isEqualTo(2);
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "-1"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("warmupCalls: must be between 0 (off) and 100000, was -1");
-    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "100001")).isEqualTo(2);
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "100001"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("was 100001");
-    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "many")).isEqualTo(2);
+    assertThat(run("render", "-f", "../e2e/demo/toolpolicy.yaml", "--warmup-calls", "many"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("--warmup-calls takes a whole number, was 'many'");
     assertThat(out.toString()).isEmpty();
   }
@@ -71,7 +95,9 @@ class MainTest {
   @Test
   void explainsAnInvalidPolicyAndFailsWithTwo() throws Exception {
     Path bad = dir.resolve("bad.yaml");
-    Files.writeString(bad, "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: b}\nspec: {upstreams: []}\n");
+    Files.writeString(
+        bad,
+        "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: b}\nspec: {upstreams: []}\n");
 
     int code = run("render", "-f", bad.toString());
 
@@ -88,8 +114,11 @@ class MainTest {
   @Test
   void documentsTheRunCommandsSettings() {
     assertThat(run("run", "--help")).isZero();
-    assertThat(out.toString()).contains("TOOLGATE_SIDECAR_IMAGE").contains("POD_NAME")
-        .contains("TOOLGATE_SIDECAR_WARMUP_CALLS  every sidecar's runtime.warmupCalls, 0 (off) to 100000");
+    assertThat(out.toString())
+        .contains("TOOLGATE_SIDECAR_IMAGE")
+        .contains("POD_NAME")
+        .contains(
+            "TOOLGATE_SIDECAR_WARMUP_CALLS  every sidecar's runtime.warmupCalls, 0 (off) to 100000");
   }
 
   @Test

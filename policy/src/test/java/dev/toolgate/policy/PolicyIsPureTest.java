@@ -37,59 +37,86 @@ class PolicyIsPureTest {
 
   @Test
   void dependsOnNoRuntimeFramework() {
-    assertThat(noClasses()
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "io.vertx..", "io.fabric8..", "com.hazelcast..", "io.netty..", "io.micrometer..")
-        .evaluate(policy)
-        .getFailureReport()
-        .getDetails()).as("violations").isEmpty();
+    assertThat(
+            noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                    "io.vertx..",
+                    "io.fabric8..",
+                    "com.hazelcast..",
+                    "io.netty..",
+                    "io.micrometer..")
+                .evaluate(policy)
+                .getFailureReport()
+                .getDetails())
+        .as("violations")
+        .isEmpty();
   }
 
   @Test
   void doesNoIo() {
-    assertThat(noClasses()
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("java.nio.file..", "java.nio.channels..", "java.net.http..")
-        .evaluate(policy)
-        .getFailureReport()
-        .getDetails()).as("violations").isEmpty();
+    assertThat(
+            noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.nio.file..", "java.nio.channels..", "java.net.http..")
+                .evaluate(policy)
+                .getFailureReport()
+                .getDetails())
+        .as("violations")
+        .isEmpty();
   }
 
   @Test
   void readsNoClockOfItsOwn() {
-    assertThat(noClasses()
-        .should()
-        .callMethod(System.class, "currentTimeMillis")
-        .orShould()
-        .callMethod(System.class, "nanoTime")
-        .orShould()
-        .callMethodWhere(JavaCall.Predicates.target(HasName.Predicates.name("now"))
-            .and(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(
-                JavaClass.Predicates.belongToAnyOf(Instant.class, LocalDateTime.class, ZonedDateTime.class,
-                    OffsetDateTime.class, LocalDate.class)))))
-        .orShould()
-        .callMethod(Clock.class, "systemUTC")
-        .orShould()
-        .callMethod(Clock.class, "systemDefaultZone")
-        .evaluate(policy)
-        .getFailureReport()
-        .getDetails()).as("violations").isEmpty();
+    assertThat(
+            noClasses()
+                .should()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(System.class, "nanoTime")
+                .orShould()
+                .callMethodWhere(
+                    JavaCall.Predicates.target(HasName.Predicates.name("now"))
+                        .and(
+                            JavaCall.Predicates.target(
+                                HasOwner.Predicates.With.owner(
+                                    JavaClass.Predicates.belongToAnyOf(
+                                        Instant.class,
+                                        LocalDateTime.class,
+                                        ZonedDateTime.class,
+                                        OffsetDateTime.class,
+                                        LocalDate.class)))))
+                .orShould()
+                .callMethod(Clock.class, "systemUTC")
+                .orShould()
+                .callMethod(Clock.class, "systemDefaultZone")
+                .evaluate(policy)
+                .getFailureReport()
+                .getDetails())
+        .as("violations")
+        .isEmpty();
   }
 
   @Test
   void drawsNoRandomnessOfItsOwn() {
-    assertThat(noClasses()
-        .should()
-        .dependOnClassesThat()
-        .belongToAnyOf(Random.class, ThreadLocalRandom.class, SecureRandom.class, SplittableRandom.class,
-            UUID.class)
-        .orShould()
-        .callMethod(Math.class, "random")
-        .evaluate(policy)
-        .getFailureReport()
-        .getDetails()).as("violations").isEmpty();
+    assertThat(
+            noClasses()
+                .should()
+                .dependOnClassesThat()
+                .belongToAnyOf(
+                    Random.class,
+                    ThreadLocalRandom.class,
+                    SecureRandom.class,
+                    SplittableRandom.class,
+                    UUID.class)
+                .orShould()
+                .callMethod(Math.class, "random")
+                .evaluate(policy)
+                .getFailureReport()
+                .getDetails())
+        .as("violations")
+        .isEmpty();
   }
 }

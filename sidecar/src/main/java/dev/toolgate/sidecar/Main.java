@@ -1,10 +1,10 @@
 package dev.toolgate.sidecar;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.approval.ApproveCommand;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
-import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.hazelcast.TrainingMember;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -92,7 +92,8 @@ public final class Main {
       return usageError("--config is required");
     }
     if (startMember && !exitWhenReady) {
-      return usageError("--start-member goes with --exit-when-ready: the member lives for that run only");
+      return usageError(
+          "--start-member goes with --exit-when-ready: the member lives for that run only");
     }
     if (!Files.isReadable(config)) {
       System.err.println("error: cannot read the configuration file " + config);
@@ -107,8 +108,13 @@ public final class Main {
     }
     if (check) {
       System.out.println(
-          "valid: " + config + " (revision " + loaded.config().revision() + ", sha256 "
-              + loaded.hash() + ")");
+          "valid: "
+              + config
+              + " (revision "
+              + loaded.config().revision()
+              + ", sha256 "
+              + loaded.hash()
+              + ")");
       return 0;
     }
     if (!startMember) {
@@ -116,11 +122,16 @@ public final class Main {
     }
     SharedStateOptions shared = loaded.config().sharedState();
     if (shared.mode() != SharedStateOptions.Mode.CLIENT || shared.members().isEmpty()) {
-      return usageError("--start-member needs sharedState.mode client with members, was " + shared.mode()
-          .name().toLowerCase(Locale.ROOT) + " with " + shared.members().size() + " members");
+      return usageError(
+          "--start-member needs sharedState.mode client with members, was "
+              + shared.mode().name().toLowerCase(Locale.ROOT)
+              + " with "
+              + shared.members().size()
+              + " members");
     }
-    try (TrainingMember member = TrainingMember.start(shared.members().get(0), shared.clusterName(),
-        Duration.ofSeconds(60))) {
+    try (TrainingMember member =
+        TrainingMember.start(
+            shared.members().get(0), shared.clusterName(), Duration.ofSeconds(60))) {
       return serve(config, true);
     } catch (IOException e) {
       System.err.println("error: " + e.getMessage());
@@ -132,12 +143,12 @@ public final class Main {
   }
 
   private static int serve(Path config, boolean exitWhenReady) {
-    System.setProperty("vertx.logger-delegate-factory-class-name",
+    System.setProperty(
+        "vertx.logger-delegate-factory-class-name",
         "io.vertx.core.logging.SLF4JLogDelegateFactory");
     Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
     try {
-      Sidecar sidecar =
-          Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
+      Sidecar sidecar = Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
       if (exitWhenReady) {
         int status = probeReadiness(vertx, sidecar).await(10, TimeUnit.SECONDS);
         // The image's training run thereby also archives the classes of the call path.
@@ -147,7 +158,8 @@ public final class Main {
           System.err.println("error: the sidecar started but /readyz answered " + status);
           return 1;
         }
-        System.err.println("toolgate sidecar: ready (/readyz 200); exiting as asked (--exit-when-ready)");
+        System.err.println(
+            "toolgate sidecar: ready (/readyz 200); exiting as asked (--exit-when-ready)");
         return 0;
       }
       Runtime.getRuntime()
@@ -164,7 +176,8 @@ public final class Main {
       System.err.println(
           "toolgate sidecar: MCP clients connect to "
               + sidecar.mcpUrl("<upstream>")
-              + " ; admin on port " + sidecar.adminPort());
+              + " ; admin on port "
+              + sidecar.adminPort());
       Thread.currentThread().join();
       return 0;
     } catch (InterruptedException e) {
@@ -178,12 +191,17 @@ public final class Main {
   }
 
   /**
-   * Asks the admin listener's /readyz over HTTP, as a kubelet would: the smoke test then covers
-   * the request path, and the image's training run also archives the classes that answer it.
+   * Asks the admin listener's /readyz over HTTP, as a kubelet would: the smoke test then covers the
+   * request path, and the image's training run also archives the classes that answer it.
    */
   private static Future<Integer> probeReadiness(Vertx vertx, Sidecar sidecar) {
     HttpClient client = vertx.createHttpClient();
-    return client.request(HttpMethod.GET, sidecar.adminPort(), sidecar.activeConfig().config().admin().host(), "/readyz")
+    return client
+        .request(
+            HttpMethod.GET,
+            sidecar.adminPort(),
+            sidecar.activeConfig().config().admin().host(),
+            "/readyz")
         .compose(HttpClientRequest::send)
         .compose(response -> response.body().map(body -> response.statusCode()))
         .eventually(client::close);

@@ -8,8 +8,8 @@ import io.vertx.core.file.FileSystemOptions;
 
 /**
  * A running Toolgate sidecar: the MCP proxy on its listen address, the admin listener, and the
- * configuration watcher. Start fails, with a message naming each bad field, when the
- * configuration is invalid.
+ * configuration watcher. Start fails, with a message naming each bad field, when the configuration
+ * is invalid.
  */
 public interface Sidecar {
 
@@ -20,16 +20,18 @@ public interface Sidecar {
   int DEFAULT_INTERNAL_BLOCKING_THREADS = 2;
 
   /**
-   * The Vert.x options a sidecar is meant to run on (its {@code main}, and the tests). The JDK's NIO
-   * selector: Netty's native transports were measured and not taken (docs/decisions). Eight workers are
-   * plenty next to one agent (the quota store combines a session's calls) and each costs a stack;
-   * the internal pool's default of 20 threads all came to exist, one per configuration poll, since
-   * a pool adds a thread per task until full. No class-path file resolving: the sidecar reads its
-   * files by path and serves none, and without it Vert.x creates no {@code vertx-cache-*} directory,
-   * which a killed process leaves behind.
+   * The Vert.x options a sidecar is meant to run on (its {@code main}, and the tests). The JDK's
+   * NIO selector: Netty's native transports were measured and not taken (docs/decisions). Eight
+   * workers are plenty next to one agent (the quota store combines a session's calls) and each
+   * costs a stack; the internal pool's default of 20 threads all came to exist, one per
+   * configuration poll, since a pool adds a thread per task until full. No class-path file
+   * resolving: the sidecar reads its files by path and serves none, and without it Vert.x creates
+   * no {@code vertx-cache-*} directory, which a killed process leaves behind.
    */
   static VertxOptions vertxOptions() {
-    return new VertxOptions().setPreferNativeTransport(false).setWorkerPoolSize(DEFAULT_WORKER_THREADS)
+    return new VertxOptions()
+        .setPreferNativeTransport(false)
+        .setWorkerPoolSize(DEFAULT_WORKER_THREADS)
         .setInternalBlockingPoolSize(DEFAULT_INTERNAL_BLOCKING_THREADS)
         .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false));
   }
@@ -48,7 +50,10 @@ public interface Sidecar {
   /** The configuration in force. */
   LoadedConfig activeConfig();
 
-  /** Completes when the warm-up started at ready has ended (done, stopped or failed); at once when it is off. */
+  /**
+   * Completes when the warm-up started at ready has ended (done, stopped or failed); at once when
+   * it is off.
+   */
   Future<Void> warmedUp();
 
   Future<Void> close();

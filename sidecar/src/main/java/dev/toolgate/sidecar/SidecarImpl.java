@@ -1,15 +1,15 @@
 package dev.toolgate.sidecar;
 
+import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.admin.AdminServer;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.ConfigReloader;
-import dev.toolgate.policy.config.ListenAddress;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.proxy.Proxy;
 import dev.toolgate.sidecar.proxy.Routing;
-import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.Stores;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastStores;
 import dev.toolgate.sidecar.warmup.Warmup;
@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 final class SidecarImpl implements Sidecar {
 
   private static final Logger LOG = LoggerFactory.getLogger(SidecarImpl.class);
+
   /** How long a shutdown waits to give read leases back: well inside a pod's grace period. */
   private static final long QUOTA_RETURN_TIMEOUT_MS = 2_000;
 
@@ -43,6 +44,7 @@ final class SidecarImpl implements Sidecar {
   private Stores stores;
   private HazelcastStores hazelcast;
   private volatile boolean sharedUp;
+
   /** Started once ready; every proxy request stops it. */
   private volatile Warmup warmup;
 
@@ -71,20 +73,26 @@ final class SidecarImpl implements Sidecar {
       return Future.succeededFuture();
     }
     String host = loaded.config().listen().host();
-    return vertx.executeBlocking(() -> HazelcastStores.start(vertx, shared, host, up -> sharedUp = up)).map(started -> {
-      hazelcast = started;
-      stores = started.stores();
-      metrics.quotaWaits(started.quotaWaits());
-      sharedUp = true;
-      metrics.sharedState(() -> sharedUp ? 1 : 0);
-      LOG.info("shared state: Hazelcast {} in cluster '{}'", shared.mode().name().toLowerCase(java.util.Locale.ROOT),
-          shared.clusterName());
-      return null;
-    });
+    return vertx
+        .executeBlocking(() -> HazelcastStores.start(vertx, shared, host, up -> sharedUp = up))
+        .map(
+            started -> {
+              hazelcast = started;
+              stores = started.stores();
+              metrics.quotaWaits(started.quotaWaits());
+              sharedUp = true;
+              metrics.sharedState(() -> sharedUp ? 1 : 0);
+              LOG.info(
+                  "shared state: Hazelcast {} in cluster '{}'",
+                  shared.mode().name().toLowerCase(java.util.Locale.ROOT),
+                  shared.clusterName());
+              return null;
+            });
   }
 
   private Future<Void> startWith(LoadedConfig loaded) {
-    proxy = Proxy.create(vertx, Routing.of(loaded), options.events(), metrics, options.clock(), stores);
+    proxy =
+        Proxy.create(vertx, Routing.of(loaded), options.events(), metrics, options.clock(), stores);
     metrics.configRevision(loaded.config().revision());
     metrics.eventsDropped(options.events()::dropped);
     reloader =
@@ -140,16 +148,28 @@ final class SidecarImpl implements Sidecar {
               String configKey = loaded.config().sharedState().configKey();
               if (hazelcast != null && configKey != null) {
                 io.vertx.core.Context context = vertx.getOrCreateContext();
-                vertx.executeBlocking(() -> {
-                  hazelcast.follow(configKey,
-                      bytes -> context.runOnContext(v -> reloader.offer("the shared state", bytes)));
-                  return null;
-                }).onFailure(e -> LOG.warn("cannot follow the published configuration: {}", e.toString()));
+                vertx
+                    .executeBlocking(
+                        () -> {
+                          hazelcast.follow(
+                              configKey,
+                              bytes ->
+                                  context.runOnContext(
+                                      v -> reloader.offer("the shared state", bytes)));
+                          return null;
+                        })
+                    .onFailure(
+                        e ->
+                            LOG.warn(
+                                "cannot follow the published configuration: {}", e.toString()));
               }
               ready = true;
               LOG.info(
                   "toolgate sidecar ready: MCP on http://{}:{}/mcp/<upstream>, admin on http://{}:{}",
-                  listen.host(), proxyServer.actualPort(), adminAt.host(), admin.port());
+                  listen.host(),
+                  proxyServer.actualPort(),
+                  adminAt.host(),
+                  admin.port());
               warmUp(loaded);
               return null;
             });
@@ -166,23 +186,35 @@ final class SidecarImpl implements Sidecar {
     };
   }
 
-  /** After ready, in the background: agents are served meanwhile, and a failed warm-up only costs its log line. */
+  /**
+   * After ready, in the background: agents are served meanwhile, and a failed warm-up only costs
+   * its log line.
+   */
   private void warmUp(LoadedConfig loaded) {
-    Warmup w = Warmup.start(vertx, loaded, loaded.config().runtime().warmupCalls(), options.clock());
+    Warmup w =
+        Warmup.start(vertx, loaded, loaded.config().runtime().warmupCalls(), options.clock());
     warmup = w;
     w.result()
-        .onSuccess(r -> {
-          if (r.calls() > 0) {
-            LOG.info("warm-up {} (a private copy of the proxy and a loopback stub upstream)", w.state());
-          }
-        })
-        .onFailure(e -> LOG.warn("warm-up failed (the sidecar serves as usual, its first calls slower): {}", e.toString()));
+        .onSuccess(
+            r -> {
+              if (r.calls() > 0) {
+                LOG.info(
+                    "warm-up {} (a private copy of the proxy and a loopback stub upstream)",
+                    w.state());
+              }
+            })
+        .onFailure(
+            e ->
+                LOG.warn(
+                    "warm-up failed (the sidecar serves as usual, its first calls slower): {}",
+                    e.toString()));
   }
 
   private static void warnOnListenChange(LoadedConfig before, LoadedConfig after) {
     if (!Objects.equals(before.config().listen(), after.config().listen())
         || !Objects.equals(before.config().admin(), after.config().admin())) {
-      LOG.warn("listen/admin addresses changed in the configuration; they apply at the next restart");
+      LOG.warn(
+          "listen/admin addresses changed in the configuration; they apply at the next restart");
     }
   }
 
@@ -194,7 +226,11 @@ final class SidecarImpl implements Sidecar {
             .put("config", proxy == null ? "not loaded" : "loaded")
             .put("listener", listening ? "bound" : "not bound")
             .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size())
-            .put("sharedState", hazelcast == null ? "local" : sharedUp ? "up" : "unreachable (serving on local state)")
+            .put(
+                "sharedState",
+                hazelcast == null
+                    ? "local"
+                    : sharedUp ? "up" : "unreachable (serving on local state)")
             .put("warmup", warmup == null ? "off" : warmup.state());
     return new AdminServer.Readiness(ready && routes && listening, checks);
   }
@@ -211,7 +247,12 @@ final class SidecarImpl implements Sidecar {
 
   @Override
   public String mcpUrl(String upstream) {
-    return "http://" + activeConfig().config().listen().host() + ":" + proxyPort() + "/mcp/" + upstream;
+    return "http://"
+        + activeConfig().config().listen().host()
+        + ":"
+        + proxyPort()
+        + "/mcp/"
+        + upstream;
   }
 
   @Override
@@ -239,20 +280,35 @@ final class SidecarImpl implements Sidecar {
     Future<Void> adminClosed = admin == null ? Future.succeededFuture() : admin.close();
     Future<Void> client = proxy == null ? Future.succeededFuture() : proxy.close();
     return Future.all(server, adminClosed, client)
-        .compose(v -> stores == null ? Future.<Void>succeededFuture() : stores.quotas().close()
-            .timeout(QUOTA_RETURN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-            .recover(e -> {
-              LOG.warn("read leases not given back at shutdown: {}", e.toString());
-              return Future.succeededFuture();
-            }))
-        .compose(v -> hazelcast == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
-          hazelcast.shutdown();
-          return null;
-        }))
-        .eventually(() -> vertx.executeBlocking(() -> {
-          options.events().close();
-          return null;
-        }))
+        .compose(
+            v ->
+                stores == null
+                    ? Future.<Void>succeededFuture()
+                    : stores
+                        .quotas()
+                        .close()
+                        .timeout(QUOTA_RETURN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                        .recover(
+                            e -> {
+                              LOG.warn("read leases not given back at shutdown: {}", e.toString());
+                              return Future.succeededFuture();
+                            }))
+        .compose(
+            v ->
+                hazelcast == null
+                    ? Future.succeededFuture()
+                    : vertx.executeBlocking(
+                        () -> {
+                          hazelcast.shutdown();
+                          return null;
+                        }))
+        .eventually(
+            () ->
+                vertx.executeBlocking(
+                    () -> {
+                      options.events().close();
+                      return null;
+                    }))
         .mapEmpty();
   }
 }

@@ -16,8 +16,11 @@ import java.time.Clock;
 public record SidecarOptions(Path configFile, EventSink events, Clock clock) {
 
   public static SidecarOptions of(Path configFile) {
-    // The descriptor itself, not System.out: a PrintStream hides write errors, the sink counts them.
-    return new SidecarOptions(configFile, EventSink.jsonLines(new FileOutputStream(FileDescriptor.out)),
+    // The descriptor itself, not System.out: a PrintStream hides write errors, the sink counts
+    // them.
+    return new SidecarOptions(
+        configFile,
+        EventSink.jsonLines(new FileOutputStream(FileDescriptor.out)),
         Clock.systemUTC());
   }
 

@@ -52,7 +52,8 @@ class JvmOptionsTest {
     Process jvm = new ProcessBuilder(java, "@" + OPTIONS.toAbsolutePath(), "-version").start();
     assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
-    assertThat(new String(jvm.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).contains("version");
+    assertThat(new String(jvm.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+        .contains("version");
     assertThat(new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEmpty();
     assertThat(jvm.exitValue()).isZero();
   }

@@ -18,25 +18,31 @@ class SidecarLayersTest {
 
   @Test
   void onlyTheSharedStateAdapterKnowsHazelcast() {
-    assertThat(noClasses()
-        .that()
-        .resideOutsideOfPackage("dev.toolgate.sidecar.state.hazelcast..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("com.hazelcast..")
-        .evaluate(sidecar)
-        .getFailureReport()
-        .getDetails()).as("violations").isEmpty();
+    assertThat(
+            noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.toolgate.sidecar.state.hazelcast..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("com.hazelcast..")
+                .evaluate(sidecar)
+                .getFailureReport()
+                .getDetails())
+        .as("violations")
+        .isEmpty();
   }
 
   @Test
   void theSidecarKnowsNoKubernetesClient() {
-    assertThat(noClasses()
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("io.fabric8..")
-        .evaluate(sidecar)
-        .getFailureReport()
-        .getDetails()).as("violations").isEmpty();
+    assertThat(
+            noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.fabric8..")
+                .evaluate(sidecar)
+                .getFailureReport()
+                .getDetails())
+        .as("violations")
+        .isEmpty();
   }
 }

@@ -40,7 +40,9 @@ class TrainingRunIT {
 
   private Path config(String sharedState) throws IOException {
     Path file = dir.resolve("training.yaml");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         listen: {host: "127.0.0.1", port: 0}
         admin: {host: "127.0.0.1", port: 0}
         runtime: {warmupCalls: 50}
@@ -49,33 +51,45 @@ class TrainingRunIT {
         - {name: "training", url: "http://127.0.0.1:1/mcp"}
         tools:
         - {name: "read", upstream: "training", effect: "read_only"}
-        """.formatted(sharedState));
+        """
+            .formatted(sharedState));
     return file;
   }
 
   private static long trainingMembers() {
-    return ProcessHandle.current().descendants()
+    return ProcessHandle.current()
+        .descendants()
         .filter(p -> p.info().commandLine().orElse("").contains("TrainingMember"))
         .count();
   }
 
   @Test
   void aClientModeRunStartsItsOwnMemberConnectsAndStopsItAtExit() throws Exception {
-    Path config = config("sharedState: {mode: client, clusterName: toolgate-training, members: [\"127.0.0.1:"
-        + LoopbackPorts.next() + "\"]}");
+    Path config =
+        config(
+            "sharedState: {mode: client, clusterName: toolgate-training, members: [\"127.0.0.1:"
+                + LoopbackPorts.next()
+                + "\"]}");
 
-    int status = Main.run(new String[] {"--config", config.toString(), "--exit-when-ready", "--start-member"});
+    int status =
+        Main.run(
+            new String[] {"--config", config.toString(), "--exit-when-ready", "--start-member"});
 
     assertThat(status).as(err.toString()).isZero();
     assertThat(err.toString()).contains("ready (/readyz 200); exiting as asked");
-    await("the member's JVM is gone").atMost(Duration.ofSeconds(15)).until(() -> trainingMembers() == 0);
+    await("the member's JVM is gone")
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> trainingMembers() == 0);
   }
 
   @Test
   void refusesToStartAMemberForARunThatDoesNotEnd() throws Exception {
-    Path config = config("sharedState: {mode: client, members: [\"127.0.0.1:" + LoopbackPorts.next() + "\"]}");
+    Path config =
+        config(
+            "sharedState: {mode: client, members: [\"127.0.0.1:" + LoopbackPorts.next() + "\"]}");
 
-    assertThat(Main.run(new String[] {"--config", config.toString(), "--start-member"})).isEqualTo(2);
+    assertThat(Main.run(new String[] {"--config", config.toString(), "--start-member"}))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("--start-member goes with --exit-when-ready");
     assertThat(trainingMembers()).isZero();
   }
@@ -84,9 +98,15 @@ class TrainingRunIT {
   void refusesToStartAMemberOutsideClientMode() throws Exception {
     Path config = config("sharedState: {mode: local}");
 
-    assertThat(Main.run(new String[] {"--config", config.toString(), "--exit-when-ready", "--start-member"}))
+    assertThat(
+            Main.run(
+                new String[] {
+                  "--config", config.toString(), "--exit-when-ready", "--start-member"
+                }))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("--start-member needs sharedState.mode client with members, was local with 0 members");
+    assertThat(err.toString())
+        .contains(
+            "--start-member needs sharedState.mode client with members, was local with 0 members");
     assertThat(trainingMembers()).isZero();
   }
 }

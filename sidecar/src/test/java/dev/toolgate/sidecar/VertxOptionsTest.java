@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 class VertxOptionsTest {
 
   @Test
-  void createsNoFileCacheDirectoryWhereDefaultVertxCreatesOne(@TempDir Path sidecarBase,
-      @TempDir Path defaultBase) throws Exception {
+  void createsNoFileCacheDirectoryWhereDefaultVertxCreatesOne(
+      @TempDir Path sidecarBase, @TempDir Path defaultBase) throws Exception {
     VertxOptions sidecar = Sidecar.vertxOptions();
     sidecar.getFileSystemOptions().setFileCacheDir(sidecarBase.resolve("vertx-cache").toString());
     VertxOptions byDefault = new VertxOptions();
@@ -26,8 +26,11 @@ class VertxOptionsTest {
     Vertx sidecarVertx = Vertx.vertx(sidecar);
     Vertx defaultVertx = Vertx.vertx(byDefault);
     try {
-      assertThat(entries(defaultBase)).as("the control: Vert.x's default makes a cache directory")
-          .singleElement().asString().startsWith("vertx-cache-");
+      assertThat(entries(defaultBase))
+          .as("the control: Vert.x's default makes a cache directory")
+          .singleElement()
+          .asString()
+          .startsWith("vertx-cache-");
       assertThat(entries(sidecarBase)).isEmpty();
     } finally {
       sidecarVertx.close().await(10, TimeUnit.SECONDS);

@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
 public enum AnswerFormat {
   /** One {@code application/json} body. */
   JSON,
-  /** A {@code text/event-stream}: a priming event at once, the answer as a message event, the end. */
+  /**
+   * A {@code text/event-stream}: a priming event at once, the answer as a message event, the end.
+   */
   SSE;
 
   public String wireName() {
@@ -26,8 +28,11 @@ public enum AnswerFormat {
         return f;
       }
     }
-    throw new IllegalArgumentException("answer format must be one of "
-        + Arrays.stream(values()).map(AnswerFormat::wireName).collect(Collectors.joining(", "))
-        + ", was '" + name + "'");
+    throw new IllegalArgumentException(
+        "answer format must be one of "
+            + Arrays.stream(values()).map(AnswerFormat::wireName).collect(Collectors.joining(", "))
+            + ", was '"
+            + name
+            + "'");
   }
 }

@@ -10,8 +10,8 @@ import io.vertx.core.file.FileSystemOptions;
  * 000's deployment API, injects faults on demand and counts what it really did.
  *
  * <p>Besides {@code /mcp} it serves a small control API for out-of-process tests: {@code POST
- * /faults/<tool>} with a {@link Fault} as JSON, {@code POST /latency/<tool>} with {@code
- * {"ms":n}}, {@code DELETE /faults}, and {@code GET /ledger}.
+ * /faults/<tool>} with a {@link Fault} as JSON, {@code POST /latency/<tool>} with {@code {"ms":n}},
+ * {@code DELETE /faults}, and {@code GET /ledger}.
  */
 public interface DemoBackend {
 
@@ -23,7 +23,8 @@ public interface DemoBackend {
    * which a benchmark would charge to whatever calls the backend least often.
    */
   static VertxOptions vertxOptions() {
-    return new VertxOptions().setPreferNativeTransport(true)
+    return new VertxOptions()
+        .setPreferNativeTransport(true)
         .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false));
   }
 

@@ -42,8 +42,12 @@ public final class DemoBackendMain {
     }
     Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
     DemoBackend.start(vertx, new DemoBackendOptions(host, port))
-        .onSuccess(b -> System.out.println("demo backend listening on " + b.mcpUrl()
-            + (vertx.isNativeTransportEnabled() ? " (epoll)" : " (NIO)")))
+        .onSuccess(
+            b ->
+                System.out.println(
+                    "demo backend listening on "
+                        + b.mcpUrl()
+                        + (vertx.isNativeTransportEnabled() ? " (epoll)" : " (NIO)")))
         .onFailure(
             e -> {
               System.err.println("demo backend failed to start: " + e.getMessage());

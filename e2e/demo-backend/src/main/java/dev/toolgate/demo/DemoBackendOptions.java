@@ -9,6 +9,7 @@ package dev.toolgate.demo;
 public record DemoBackendOptions(String host, int port) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 18080;
+
   /** Requests larger than this are refused with 413. */
   public static final int MAX_BODY_BYTES = 1 << 20;
 

@@ -46,15 +46,21 @@ final class DemoServer implements DemoBackend {
   private final DemoTools tools = new DemoTools(ledger, System::currentTimeMillis);
   private final Map<String, String> sessions = new ConcurrentHashMap<>();
   private final Map<String, Call> inflight = new ConcurrentHashMap<>();
-  /** Streams kept for resumption with {@code Last-Event-ID}: the newest, since a load run opens thousands a second. */
+
+  /**
+   * Streams kept for resumption with {@code Last-Event-ID}: the newest, since a load run opens
+   * thousands a second.
+   */
   static final int RESUMABLE_STREAMS = 1024;
 
-  private final Map<String, EventStream> streams = Collections.synchronizedMap(new LinkedHashMap<>() {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, EventStream> eldest) {
-      return size() > RESUMABLE_STREAMS;
-    }
-  });
+  private final Map<String, EventStream> streams =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, EventStream> eldest) {
+              return size() > RESUMABLE_STREAMS;
+            }
+          });
   private final AtomicLong streamSeq = new AtomicLong();
   private HttpServer server;
 
@@ -119,13 +125,18 @@ final class DemoServer implements DemoBackend {
       setting(req, json -> faults.inject(tool, Fault.fromJson(json)));
     } else if (path.startsWith("/latency/") && req.method() == HttpMethod.POST) {
       String tool = path.substring("/latency/".length());
-      setting(req, json -> {
-        Object ms = json.getValue("ms", 0L);
-        if (!(ms instanceof Number n) || n.longValue() < 0 || n.doubleValue() != n.longValue()) {
-          throw new IllegalArgumentException("ms must be a whole number of milliseconds, at least 0, was " + ms);
-        }
-        faults.latency(tool, n.longValue());
-      });
+      setting(
+          req,
+          json -> {
+            Object ms = json.getValue("ms", 0L);
+            if (!(ms instanceof Number n)
+                || n.longValue() < 0
+                || n.doubleValue() != n.longValue()) {
+              throw new IllegalArgumentException(
+                  "ms must be a whole number of milliseconds, at least 0, was " + ms);
+            }
+            faults.latency(tool, n.longValue());
+          });
     } else if (path.startsWith("/answers/") && req.method() == HttpMethod.POST) {
       String tool = path.substring("/answers/".length());
       setting(req, json -> faults.answerFormat(tool, AnswerFormat.of(json.getString("format"))));
@@ -139,16 +150,21 @@ final class DemoServer implements DemoBackend {
     }
   }
 
-  /** A setting posted as JSON: 204 once applied, 400 with the reason when it cannot be, nothing changed. */
+  /**
+   * A setting posted as JSON: 204 once applied, 400 with the reason when it cannot be, nothing
+   * changed.
+   */
   private static void setting(HttpServerRequest req, Consumer<JsonObject> apply) {
-    req.body().onSuccess(body -> {
-      try {
-        apply.accept(body.toJsonObject());
-        req.response().setStatusCode(204).end();
-      } catch (RuntimeException e) {
-        req.response().setStatusCode(400).end(String.valueOf(e.getMessage()));
-      }
-    });
+    req.body()
+        .onSuccess(
+            body -> {
+              try {
+                apply.accept(body.toJsonObject());
+                req.response().setStatusCode(204).end();
+              } catch (RuntimeException e) {
+                req.response().setStatusCode(400).end(String.valueOf(e.getMessage()));
+              }
+            });
   }
 
   private void onPost(HttpServerRequest req) {
@@ -163,7 +179,12 @@ final class DemoServer implements DemoBackend {
               try {
                 Object parsed = io.vertx.core.json.Json.decodeValue(body);
                 if (!(parsed instanceof JsonObject o)) {
-                  jsonError(req.response(), 400, null, -32600, "the demo backend takes one message per request");
+                  jsonError(
+                      req.response(),
+                      400,
+                      null,
+                      -32600,
+                      "the demo backend takes one message per request");
                   return;
                 }
                 msg = o;
@@ -175,7 +196,8 @@ final class DemoServer implements DemoBackend {
                 onMessage(req, msg);
               } catch (RuntimeException e) {
                 if (!req.response().ended()) {
-                  jsonError(req.response(), 500, msg.getValue("id"), -32603, "internal error: " + e);
+                  jsonError(
+                      req.response(), 500, msg.getValue("id"), -32603, "internal error: " + e);
                 }
               }
             });
@@ -205,7 +227,9 @@ final class DemoServer implements DemoBackend {
           new JsonObject()
               .put("protocolVersion", agreed)
               .put("capabilities", new JsonObject().put("tools", new JsonObject()))
-              .put("serverInfo", new JsonObject().put("name", "toolgate-demo-backend").put("version", "1")));
+              .put(
+                  "serverInfo",
+                  new JsonObject().put("name", "toolgate-demo-backend").put("version", "1")));
       return;
     }
     if (!sessionless) {
@@ -239,15 +263,27 @@ final class DemoServer implements DemoBackend {
     String method = msg.getString("method");
     String headerMethod = req.getHeader("Mcp-Method");
     if (!method.equals(headerMethod)) {
-      jsonError(res, 400, msg.getValue("id"), -32600,
-          "Mcp-Method header '" + headerMethod + "' does not match the body's method '" + method + "'");
+      jsonError(
+          res,
+          400,
+          msg.getValue("id"),
+          -32600,
+          "Mcp-Method header '"
+              + headerMethod
+              + "' does not match the body's method '"
+              + method
+              + "'");
       return false;
     }
     if ("tools/call".equals(method)) {
       String name = msg.getJsonObject("params", new JsonObject()).getString("name");
       String headerName = req.getHeader("Mcp-Name");
       if (name == null || !name.equals(headerName)) {
-        jsonError(res, 400, msg.getValue("id"), -32600,
+        jsonError(
+            res,
+            400,
+            msg.getValue("id"),
+            -32600,
             "Mcp-Name header '" + headerName + "' does not match the body's tool '" + name + "'");
         return false;
       }
@@ -277,7 +313,9 @@ final class DemoServer implements DemoBackend {
       if (f.retryAfterSeconds() > 0) {
         res.putHeader("Retry-After", Integer.toString(f.retryAfterSeconds()));
       }
-      res.setStatusCode(f.status()).putHeader("Content-Type", "text/plain").end("injected " + f.status());
+      res.setStatusCode(f.status())
+          .putHeader("Content-Type", "text/plain")
+          .end("injected " + f.status());
       return;
     }
     Fault.Kind kind = fault.map(Fault::kind).orElse(null);
@@ -288,8 +326,10 @@ final class DemoServer implements DemoBackend {
       return;
     }
     Object progressToken = meta == null ? null : meta.getValue("progressToken");
-    boolean sse = progressToken != null || kind == Fault.Kind.CLOSE_MID_STREAM
-        || faults.answerFormatOf(tool) == AnswerFormat.SSE;
+    boolean sse =
+        progressToken != null
+            || kind == Fault.Kind.CLOSE_MID_STREAM
+            || faults.answerFormatOf(tool) == AnswerFormat.SSE;
     EventStream stream = null;
     if (sse) {
       res.setChunked(true)
@@ -307,22 +347,31 @@ final class DemoServer implements DemoBackend {
     if (kind == Fault.Kind.CLOSE_MID_STREAM) {
       stream.message(progress(progressToken == null ? "close" : progressToken, 1, 3).encode());
       EventStream s = stream;
-      vertx.setTimer(20, t -> {
-        inflight.remove(callKey);
-        s.abort();
-      });
+      vertx.setTimer(
+          20,
+          t -> {
+            inflight.remove(callKey);
+            s.abort();
+          });
       return;
     }
     if (kind == Fault.Kind.LATE_ANSWER) {
       // Ignores cancellation: the answer comes anyway, late.
-      vertx.setTimer(Math.max(1, fault.get().delayMs()), t -> {
-        JsonObject result = tools.perform(tool, args, idempotencyKey(meta, req));
-        inflight.remove(callKey);
-        if (!res.ended() && !res.closed()) {
-          res.putHeader("Content-Type", "application/json")
-              .end(new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result).encode());
-        }
-      });
+      vertx.setTimer(
+          Math.max(1, fault.get().delayMs()),
+          t -> {
+            JsonObject result = tools.perform(tool, args, idempotencyKey(meta, req));
+            inflight.remove(callKey);
+            if (!res.ended() && !res.closed()) {
+              res.putHeader("Content-Type", "application/json")
+                  .end(
+                      new JsonObject()
+                          .put("jsonrpc", "2.0")
+                          .put("id", id)
+                          .put("result", result)
+                          .encode());
+            }
+          });
       return;
     }
     long latency = faults.latencyOf(tool);
@@ -331,31 +380,38 @@ final class DemoServer implements DemoBackend {
       for (int step = 1; step <= 3; step++) {
         int n = step;
         long at = Math.max(1, latency * step / 4);
-        call.timers.add(vertx.setTimer(at, t -> {
-          if (!call.cancelled) {
-            s.message(progress(progressToken, n, 3).encode());
-          }
-        }));
+        call.timers.add(
+            vertx.setTimer(
+                at,
+                t -> {
+                  if (!call.cancelled) {
+                    s.message(progress(progressToken, n, 3).encode());
+                  }
+                }));
       }
     }
     EventStream s = stream;
     boolean lose = kind == Fault.Kind.LOSE_RESPONSE;
-    call.timers.add(vertx.setTimer(Math.max(1, latency), t -> {
-      if (call.cancelled) {
-        return;
-      }
-      JsonObject result = tools.perform(tool, args, idempotencyKey(meta, req));
-      if (lose) {
-        return;
-      }
-      inflight.remove(callKey);
-      JsonObject response = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
-      if (s != null) {
-        s.complete(response.encode());
-      } else if (!res.ended() && !res.closed()) {
-        res.putHeader("Content-Type", "application/json").end(response.encode());
-      }
-    }));
+    call.timers.add(
+        vertx.setTimer(
+            Math.max(1, latency),
+            t -> {
+              if (call.cancelled) {
+                return;
+              }
+              JsonObject result = tools.perform(tool, args, idempotencyKey(meta, req));
+              if (lose) {
+                return;
+              }
+              inflight.remove(callKey);
+              JsonObject response =
+                  new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
+              if (s != null) {
+                s.complete(response.encode());
+              } else if (!res.ended() && !res.closed()) {
+                res.putHeader("Content-Type", "application/json").end(response.encode());
+              }
+            }));
   }
 
   private void onGet(HttpServerRequest req) {
@@ -369,10 +425,11 @@ final class DemoServer implements DemoBackend {
       req.response().setStatusCode(404).end();
       return;
     }
-    HttpServerResponse res = req.response()
-        .setChunked(true)
-        .putHeader("Content-Type", "text/event-stream")
-        .putHeader("Cache-Control", "no-cache");
+    HttpServerResponse res =
+        req.response()
+            .setChunked(true)
+            .putHeader("Content-Type", "text/event-stream")
+            .putHeader("Cache-Control", "no-cache");
     String lastEventId = req.getHeader("Last-Event-ID");
     if (lastEventId != null) {
       int colon = lastEventId.lastIndexOf(':');
@@ -394,11 +451,12 @@ final class DemoServer implements DemoBackend {
     EventStream stream = new EventStream("g" + streamSeq.incrementAndGet(), res);
     streams.put(stream.id(), stream);
     stream.prime(SSE_RETRY_MS);
-    stream.message(new JsonObject()
-        .put("jsonrpc", "2.0")
-        .put("method", "notifications/message")
-        .put("params", new JsonObject().put("level", "info").put("data", "stream opened"))
-        .encode());
+    stream.message(
+        new JsonObject()
+            .put("jsonrpc", "2.0")
+            .put("method", "notifications/message")
+            .put("params", new JsonObject().put("level", "info").put("data", "stream opened"))
+            .encode());
   }
 
   private void onDelete(HttpServerRequest req) {
@@ -428,7 +486,12 @@ final class DemoServer implements DemoBackend {
     return new JsonObject()
         .put("jsonrpc", "2.0")
         .put("method", "notifications/progress")
-        .put("params", new JsonObject().put("progressToken", token).put("progress", progress).put("total", total));
+        .put(
+            "params",
+            new JsonObject()
+                .put("progressToken", token)
+                .put("progress", progress)
+                .put("total", total));
   }
 
   private static void jsonResult(HttpServerResponse res, Object id, JsonObject result) {
@@ -436,13 +499,16 @@ final class DemoServer implements DemoBackend {
         .end(new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result).encode());
   }
 
-  private static void jsonError(HttpServerResponse res, int status, Object id, int code, String message) {
+  private static void jsonError(
+      HttpServerResponse res, int status, Object id, int code, String message) {
     res.setStatusCode(status)
         .putHeader("Content-Type", "application/json")
-        .end(Buffer.buffer(new JsonObject()
-            .put("jsonrpc", "2.0")
-            .put("id", id)
-            .put("error", new JsonObject().put("code", code).put("message", message))
-            .encode()));
+        .end(
+            Buffer.buffer(
+                new JsonObject()
+                    .put("jsonrpc", "2.0")
+                    .put("id", id)
+                    .put("error", new JsonObject().put("code", code).put("message", message))
+                    .encode()));
   }
 }

@@ -65,12 +65,7 @@ final class DemoTools {
                 "Finds the operation created for an idempotency key.",
                 schema("idempotency_key"),
                 true))
-        .add(
-            tool(
-                SEARCH_LOGS,
-                "Searches a window of logs. Expensive.",
-                schema("query"),
-                true));
+        .add(tool(SEARCH_LOGS, "Searches a window of logs. Expensive.", schema("query"), true));
   }
 
   /** Checks a call's arguments before any work, so a bad call costs nothing. */
@@ -164,7 +159,8 @@ final class DemoTools {
     return new JsonObject()
         .put(
             "content",
-            new JsonArray().add(new JsonObject().put("type", "text").put("text", structured.encode())))
+            new JsonArray()
+                .add(new JsonObject().put("type", "text").put("text", structured.encode())))
         .put("structuredContent", structured)
         .put("isError", false);
   }
@@ -172,7 +168,8 @@ final class DemoTools {
   private static void required(JsonObject args, String name) {
     Object value = args.getValue(name);
     if (!(value instanceof String s) || s.isBlank()) {
-      throw new InvalidArgumentsException("argument '" + name + "' is required (a non-empty string)");
+      throw new InvalidArgumentsException(
+          "argument '" + name + "' is required (a non-empty string)");
     }
   }
 
@@ -187,7 +184,8 @@ final class DemoTools {
         .put("required", new JsonArray(java.util.List.of((Object[]) required)));
   }
 
-  private static JsonObject tool(String name, String description, JsonObject schema, boolean readOnly) {
+  private static JsonObject tool(
+      String name, String description, JsonObject schema, boolean readOnly) {
     return new JsonObject()
         .put("name", name)
         .put("description", description)

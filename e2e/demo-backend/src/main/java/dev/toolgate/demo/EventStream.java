@@ -55,11 +55,12 @@ final class EventStream {
     for (int i = afterSeq + 1; i < events.size(); i++) {
       newResponse.write(events.get(i));
     }
-    newResponse.closeHandler(v -> {
-      if (response == newResponse) {
-        response = null;
-      }
-    });
+    newResponse.closeHandler(
+        v -> {
+          if (response == newResponse) {
+            response = null;
+          }
+        });
     if (complete) {
       newResponse.end();
       response = null;

@@ -20,7 +20,9 @@ public record Fault(
   public enum Kind {
     /** Answer with an HTTP status (503, 429, ...) instead of calling the tool. */
     STATUS,
-    /** Perform the operation, then never answer: the response is lost after the backend accepted. */
+    /**
+     * Perform the operation, then never answer: the response is lost after the backend accepted.
+     */
     LOSE_RESPONSE,
     /** Neither perform nor answer. */
     HANG,
@@ -62,18 +64,23 @@ public record Fault(
   public static Fault fromJson(JsonObject json) {
     String kind = json.getString("kind");
     if (kind == null) {
-      throw new IllegalArgumentException("'kind' is required: status, lose_response, hang, close_mid_stream or late_answer");
+      throw new IllegalArgumentException(
+          "'kind' is required: status, lose_response, hang, close_mid_stream or late_answer");
     }
     Kind k;
     try {
       k = Kind.valueOf(kind.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "unknown fault kind '" + kind + "': status, lose_response, hang, close_mid_stream or late_answer", e);
+          "unknown fault kind '"
+              + kind
+              + "': status, lose_response, hang, close_mid_stream or late_answer",
+          e);
     }
     int status = json.getInteger("status", 0);
     if (k == Kind.STATUS && (status < 400 || status > 599)) {
-      throw new IllegalArgumentException("a status fault needs 'status' in [400, 599], was " + status);
+      throw new IllegalArgumentException(
+          "a status fault needs 'status' in [400, 599], was " + status);
     }
     return new Fault(
         k,

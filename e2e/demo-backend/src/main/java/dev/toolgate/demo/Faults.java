@@ -24,7 +24,8 @@ public final class Faults {
 
   /** Arms a fault for the next calls of a tool, replacing any armed one. */
   public void inject(String tool, Fault fault) {
-    long expires = fault.durationMs() > 0 ? clockMs.getAsLong() + fault.durationMs() : Long.MAX_VALUE;
+    long expires =
+        fault.durationMs() > 0 ? clockMs.getAsLong() + fault.durationMs() : Long.MAX_VALUE;
     armed.put(tool, new Armed(fault, fault.times() > 0 ? fault.times() : -1, expires));
   }
 
@@ -65,7 +66,9 @@ public final class Faults {
           if (a.remaining() < 0) {
             return a;
           }
-          return a.remaining() == 1 ? null : new Armed(a.fault(), a.remaining() - 1, a.expiresAtMs());
+          return a.remaining() == 1
+              ? null
+              : new Armed(a.fault(), a.remaining() - 1, a.expiresAtMs());
         });
     return Optional.ofNullable(taken[0]);
   }

@@ -40,7 +40,9 @@ class DemoBackendTest {
 
   @Test
   void runsItsEventLoopsOnEpollOnLinuxX8664AndOnNioElsewhere() throws Exception {
-    boolean linuxX8664 = "Linux".equals(System.getProperty("os.name")) && "amd64".equals(System.getProperty("os.arch"));
+    boolean linuxX8664 =
+        "Linux".equals(System.getProperty("os.name"))
+            && "amd64".equals(System.getProperty("os.arch"));
 
     Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
     try {
@@ -66,13 +68,19 @@ class DemoBackendTest {
 
   @Test
   void findsAnOperationByItsKeyAndSaysWhenThereIsNone() {
-    tools.perform("restart_deployment_job",
-        new JsonObject().put("job_id", "j1").put("environment", "prod"), "key-9");
+    tools.perform(
+        "restart_deployment_job",
+        new JsonObject().put("job_id", "j1").put("environment", "prod"),
+        "key-9");
 
-    JsonObject found = structured(tools.perform("get_operation_by_key",
-        new JsonObject().put("idempotency_key", "key-9"), null));
-    JsonObject missing = structured(tools.perform("get_operation_by_key",
-        new JsonObject().put("idempotency_key", "nope"), null));
+    JsonObject found =
+        structured(
+            tools.perform(
+                "get_operation_by_key", new JsonObject().put("idempotency_key", "key-9"), null));
+    JsonObject missing =
+        structured(
+            tools.perform(
+                "get_operation_by_key", new JsonObject().put("idempotency_key", "nope"), null));
 
     assertThat(found.getBoolean("found")).isTrue();
     assertThat(found.getJsonObject("operation").getString("job_id")).isEqualTo("j1");
@@ -81,7 +89,8 @@ class DemoBackendTest {
 
   @Test
   void refusesMissingArgumentsBeforeAnyWork() {
-    assertThatThrownBy(() -> tools.validate("restart_deployment_job", new JsonObject().put("job_id", "j")))
+    assertThatThrownBy(
+            () -> tools.validate("restart_deployment_job", new JsonObject().put("job_id", "j")))
         .hasMessage("argument 'environment' is required (a non-empty string)");
     assertThat(ledger.operationsPerformed("restart_deployment_job")).isZero();
   }
@@ -90,7 +99,8 @@ class DemoBackendTest {
   void usesUpACountedFaultThenServesNormally() {
     faults.inject("get_deployment_job", Fault.status(503, 2));
 
-    assertThat(faults.take("get_deployment_job")).hasValueSatisfying(f -> assertThat(f.status()).isEqualTo(503));
+    assertThat(faults.take("get_deployment_job"))
+        .hasValueSatisfying(f -> assertThat(f.status()).isEqualTo(503));
     assertThat(faults.take("get_deployment_job")).isPresent();
     assertThat(faults.take("get_deployment_job")).isEmpty();
   }
@@ -108,7 +118,10 @@ class DemoBackendTest {
 
   @Test
   void readsFaultsFromJsonAndRefusesBadOnes() {
-    Fault fault = Fault.fromJson(new JsonObject("{\"kind\":\"status\",\"status\":429,\"retryAfterSeconds\":3,\"times\":1}"));
+    Fault fault =
+        Fault.fromJson(
+            new JsonObject(
+                "{\"kind\":\"status\",\"status\":429,\"retryAfterSeconds\":3,\"times\":1}"));
 
     assertThat(fault).isEqualTo(new Fault(Fault.Kind.STATUS, 429, 3, 1, 0, 0));
     assertThatThrownBy(() -> Fault.fromJson(new JsonObject("{\"kind\":\"explode\"}")))

@@ -24,8 +24,11 @@ class EventStreamsIT {
 
   @BeforeEach
   void start() throws Exception {
-    backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).toCompletionStage().toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    backend =
+        DemoBackend.start(vertx, DemoBackendOptions.ephemeral())
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     backend.faults().answerFormat("*", AnswerFormat.SSE);
   }
 
@@ -36,23 +39,41 @@ class EventStreamsIT {
 
   /** A call answered on a stream; returns the stream's last event id. */
   private String call(int id) throws Exception {
-    String message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call")
-        .put("params", new JsonObject().put("name", "get_deployment_job")
-            .put("arguments", new JsonObject().put("job_id", "j1"))).encode();
-    String body = client.send(HttpRequest.newBuilder(URI.create(backend.mcpUrl()))
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", DemoServer.SESSIONLESS_VERSION)
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", "get_deployment_job")
-        .POST(HttpRequest.BodyPublishers.ofString(message)).build(), HttpResponse.BodyHandlers.ofString()).body();
-    return body.substring(body.lastIndexOf("id: ") + 4, body.indexOf('\n', body.lastIndexOf("id: ")));
+    String message =
+        new JsonObject()
+            .put("jsonrpc", "2.0")
+            .put("id", id)
+            .put("method", "tools/call")
+            .put(
+                "params",
+                new JsonObject()
+                    .put("name", "get_deployment_job")
+                    .put("arguments", new JsonObject().put("job_id", "j1")))
+            .encode();
+    String body =
+        client
+            .send(
+                HttpRequest.newBuilder(URI.create(backend.mcpUrl()))
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", DemoServer.SESSIONLESS_VERSION)
+                    .header("Mcp-Method", "tools/call")
+                    .header("Mcp-Name", "get_deployment_job")
+                    .POST(HttpRequest.BodyPublishers.ofString(message))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return body.substring(
+        body.lastIndexOf("id: ") + 4, body.indexOf('\n', body.lastIndexOf("id: ")));
   }
 
   private HttpResponse<String> resume(String lastEventId) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(backend.mcpUrl()))
-        .header("Accept", "text/event-stream")
-        .header("Last-Event-ID", lastEventId)
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        HttpRequest.newBuilder(URI.create(backend.mcpUrl()))
+            .header("Accept", "text/event-stream")
+            .header("Last-Event-ID", lastEventId)
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

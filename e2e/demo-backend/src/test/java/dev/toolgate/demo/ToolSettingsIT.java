@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The settings per tool — answer format and service time — over real loopback HTTP, as the benchmark
- * sets them: a bad value is refused with the reason, and the one in force is kept.
+ * The settings per tool — answer format and service time — over real loopback HTTP, as the
+ * benchmark sets them: a bad value is refused with the reason, and the one in force is kept.
  */
 class ToolSettingsIT {
 
@@ -28,8 +28,11 @@ class ToolSettingsIT {
 
   @BeforeEach
   void start() throws Exception {
-    backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral())
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    backend =
+        DemoBackend.start(vertx, DemoBackendOptions.ephemeral())
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     base = backend.mcpUrl().substring(0, backend.mcpUrl().length() - "/mcp".length());
   }
 
@@ -39,8 +42,11 @@ class ToolSettingsIT {
   }
 
   private HttpResponse<String> post(String path, String body) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create(base + path))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return client.send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> postLatency(String body) throws Exception {
@@ -48,15 +54,26 @@ class ToolSettingsIT {
   }
 
   private HttpResponse<String> call(String tool) throws Exception {
-    String message = new JsonObject().put("jsonrpc", "2.0").put("id", 7).put("method", "tools/call")
-        .put("params", new JsonObject().put("name", tool).put("arguments", new JsonObject().put("job_id", "j1")))
-        .encode();
-    return client.send(HttpRequest.newBuilder(URI.create(backend.mcpUrl()))
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", DemoServer.SESSIONLESS_VERSION)
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", tool)
-        .POST(HttpRequest.BodyPublishers.ofString(message)).build(), HttpResponse.BodyHandlers.ofString());
+    String message =
+        new JsonObject()
+            .put("jsonrpc", "2.0")
+            .put("id", 7)
+            .put("method", "tools/call")
+            .put(
+                "params",
+                new JsonObject()
+                    .put("name", tool)
+                    .put("arguments", new JsonObject().put("job_id", "j1")))
+            .encode();
+    return client.send(
+        HttpRequest.newBuilder(URI.create(backend.mcpUrl()))
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", DemoServer.SESSIONLESS_VERSION)
+            .header("Mcp-Method", "tools/call")
+            .header("Mcp-Name", tool)
+            .POST(HttpRequest.BodyPublishers.ofString(message))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -78,7 +95,8 @@ class ToolSettingsIT {
     assertThat(events[0]).as("the priming event").contains("retry: ").endsWith("data: ");
     String message = events[events.length - 1];
     assertThat(message).contains("event: message");
-    JsonObject json = new JsonObject(message.substring(message.indexOf("data: ") + "data: ".length()));
+    JsonObject json =
+        new JsonObject(message.substring(message.indexOf("data: ") + "data: ".length()));
     assertThat(json.getInteger("id")).isEqualTo(7);
     assertThat(json.getJsonObject("result").getBoolean("isError", false)).isFalse();
   }
@@ -88,7 +106,8 @@ class ToolSettingsIT {
     post("/answers/*", "{\"format\":\"sse\"}");
     assertThat(call(TOOL).headers().firstValue("Content-Type")).hasValue("text/event-stream");
 
-    client.send(HttpRequest.newBuilder(URI.create(base + "/faults")).DELETE().build(),
+    client.send(
+        HttpRequest.newBuilder(URI.create(base + "/faults")).DELETE().build(),
         HttpResponse.BodyHandlers.discarding());
 
     assertThat(call(TOOL).headers().firstValue("Content-Type")).hasValue("application/json");
@@ -113,7 +132,8 @@ class ToolSettingsIT {
   }
 
   @Test
-  void refusesAServiceTimeThatIsNotAWholeNumberOfMillisecondsAndKeepsTheOneInForce() throws Exception {
+  void refusesAServiceTimeThatIsNotAWholeNumberOfMillisecondsAndKeepsTheOneInForce()
+      throws Exception {
     postLatency("{\"ms\":25}");
 
     HttpResponse<String> words = postLatency("{\"ms\":\"slow\"}");
@@ -121,8 +141,10 @@ class ToolSettingsIT {
     HttpResponse<String> notJson = postLatency("ms=5");
 
     assertThat(words.statusCode()).isEqualTo(400);
-    assertThat(words.body()).isEqualTo("ms must be a whole number of milliseconds, at least 0, was slow");
-    assertThat(negative.body()).isEqualTo("ms must be a whole number of milliseconds, at least 0, was -1");
+    assertThat(words.body())
+        .isEqualTo("ms must be a whole number of milliseconds, at least 0, was slow");
+    assertThat(negative.body())
+        .isEqualTo("ms must be a whole number of milliseconds, at least 0, was -1");
     assertThat(notJson.statusCode()).isEqualTo(400);
     assertThat(backend.faults().latencyOf(TOOL)).isEqualTo(25);
   }

@@ -7,7 +7,10 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.Map;
 
-/** An agent: the official MCP Java SDK's client, talking to one sidecar replica over Streamable HTTP. */
+/**
+ * An agent: the official MCP Java SDK's client, talking to one sidecar replica over Streamable
+ * HTTP.
+ */
 final class Agent implements AutoCloseable {
 
   private final McpSyncClient client;
@@ -21,8 +24,10 @@ final class Agent implements AutoCloseable {
     client.initialize();
   }
 
-  McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
-    McpSchema.CallToolRequest.Builder request = McpSchema.CallToolRequest.builder().name(tool).arguments(arguments);
+  McpSchema.CallToolResult call(
+      String tool, Map<String, Object> arguments, Map<String, Object> meta) {
+    McpSchema.CallToolRequest.Builder request =
+        McpSchema.CallToolRequest.builder().name(tool).arguments(arguments);
     if (meta != null) {
       request.meta(meta);
     }
@@ -33,10 +38,14 @@ final class Agent implements AutoCloseable {
     return call(tool, arguments, null);
   }
 
-  /** The sidecar's explanation of an answer it made ({@code structuredContent.toolgate}), or an empty map. */
+  /**
+   * The sidecar's explanation of an answer it made ({@code structuredContent.toolgate}), or an
+   * empty map.
+   */
   @SuppressWarnings("unchecked")
   static Map<String, Object> toolgate(McpSchema.CallToolResult result) {
-    if (result.structuredContent() instanceof Map<?, ?> content && content.get("toolgate") instanceof Map<?, ?> t) {
+    if (result.structuredContent() instanceof Map<?, ?> content
+        && content.get("toolgate") instanceof Map<?, ?> t) {
       return (Map<String, Object>) t;
     }
     return Map.of();
@@ -52,8 +61,11 @@ final class Agent implements AutoCloseable {
   }
 
   static String text(McpSchema.CallToolResult result) {
-    return result.content().stream().filter(c -> c instanceof McpSchema.TextContent)
-        .map(c -> ((McpSchema.TextContent) c).text()).findFirst().orElse("");
+    return result.content().stream()
+        .filter(c -> c instanceof McpSchema.TextContent)
+        .map(c -> ((McpSchema.TextContent) c).text())
+        .findFirst()
+        .orElse("");
   }
 
   @Override

@@ -15,22 +15,28 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The PromQL expressions of the Grafana dashboards shipped by the chart, checked against a scrape of
- * running sidecars: every Toolgate, JVM or process metric they query must be exported, and every label
- * they match or group by must be on it. Metrics from the kubelet and kube-state-metrics cannot be
- * scraped here; they must be among the few {@link #EXTERNAL} ones the platform dashboard reads.
+ * The PromQL expressions of the Grafana dashboards shipped by the chart, checked against a scrape
+ * of running sidecars: every Toolgate, JVM or process metric they query must be exported, and every
+ * label they match or group by must be on it. Metrics from the kubelet and kube-state-metrics
+ * cannot be scraped here; they must be among the few {@link #EXTERNAL} ones the platform dashboard
+ * reads.
  */
 final class DashboardQueries {
 
-  static final Set<String> EXTERNAL = Set.of(
-      "container_memory_working_set_bytes", "container_cpu_usage_seconds_total",
-      "kube_statefulset_status_replicas_ready", "kube_statefulset_replicas");
-  /** Labels Prometheus adds when it scrapes a pod (and the histogram bucket label). */
-  static final Set<String> TARGET_LABELS = Set.of("namespace", "pod", "container", "statefulset", "le");
+  static final Set<String> EXTERNAL =
+      Set.of(
+          "container_memory_working_set_bytes", "container_cpu_usage_seconds_total",
+          "kube_statefulset_status_replicas_ready", "kube_statefulset_replicas");
 
-  private static final Pattern METRIC = Pattern.compile("\\b((?:toolgate|jvm|process|container|kube)_[a-z0-9_]+)\\b");
+  /** Labels Prometheus adds when it scrapes a pod (and the histogram bucket label). */
+  static final Set<String> TARGET_LABELS =
+      Set.of("namespace", "pod", "container", "statefulset", "le");
+
+  private static final Pattern METRIC =
+      Pattern.compile("\\b((?:toolgate|jvm|process|container|kube)_[a-z0-9_]+)\\b");
   private static final Pattern GROUPING = Pattern.compile("\\bby\\s*\\(([^)]*)\\)");
-  private static final Pattern MATCHER = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(?:=~|!~|!=|=)\\s*\"");
+  private static final Pattern MATCHER =
+      Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(?:=~|!~|!=|=)\\s*\"");
 
   private final Map<String, String> expressions;
 
@@ -45,8 +51,13 @@ final class DashboardQueries {
         JsonNode dashboard = LocalStack.JSON.readTree(file.toFile());
         for (JsonNode panel : dashboard.path("panels")) {
           for (JsonNode target : panel.path("targets")) {
-            expressions.put(file.getFileName() + " / " + panel.path("title").asText() + " / "
-                + target.path("refId").asText(), target.path("expr").asText());
+            expressions.put(
+                file.getFileName()
+                    + " / "
+                    + panel.path("title").asText()
+                    + " / "
+                    + target.path("refId").asText(),
+                target.path("expr").asText());
           }
         }
       }
@@ -65,44 +76,48 @@ final class DashboardQueries {
   List<String> check(String scrape) {
     Map<String, Set<String>> labelsByMetric = parse(scrape);
     List<String> problems = new ArrayList<>();
-    expressions.forEach((where, expr) -> {
-      Set<String> metrics = new HashSet<>();
-      Matcher m = METRIC.matcher(expr);
-      while (m.find()) {
-        metrics.add(m.group(1));
-      }
-      if (metrics.isEmpty()) {
-        problems.add(where + ": queries no metric");
-      }
-      Set<String> available = new HashSet<>(TARGET_LABELS);
-      for (String metric : metrics) {
-        if (EXTERNAL.contains(metric)) {
-          continue;
-        }
-        Set<String> labels = labelsByMetric.get(metric);
-        if (labels == null) {
-          problems.add(where + ": " + metric + " is not exported");
-        } else {
-          available.addAll(labels);
-        }
-      }
-      if (metrics.stream().anyMatch(EXTERNAL::contains)) {
-        return;
-      }
-      Set<String> used = new HashSet<>();
-      Matcher g = GROUPING.matcher(expr);
-      while (g.find()) {
-        for (String label : g.group(1).split(",")) {
-          used.add(label.strip());
-        }
-      }
-      Matcher l = MATCHER.matcher(expr);
-      while (l.find()) {
-        used.add(l.group(1));
-      }
-      used.stream().filter(label -> !available.contains(label)).sorted()
-          .forEach(label -> problems.add(where + ": label " + label + " is on none of " + metrics));
-    });
+    expressions.forEach(
+        (where, expr) -> {
+          Set<String> metrics = new HashSet<>();
+          Matcher m = METRIC.matcher(expr);
+          while (m.find()) {
+            metrics.add(m.group(1));
+          }
+          if (metrics.isEmpty()) {
+            problems.add(where + ": queries no metric");
+          }
+          Set<String> available = new HashSet<>(TARGET_LABELS);
+          for (String metric : metrics) {
+            if (EXTERNAL.contains(metric)) {
+              continue;
+            }
+            Set<String> labels = labelsByMetric.get(metric);
+            if (labels == null) {
+              problems.add(where + ": " + metric + " is not exported");
+            } else {
+              available.addAll(labels);
+            }
+          }
+          if (metrics.stream().anyMatch(EXTERNAL::contains)) {
+            return;
+          }
+          Set<String> used = new HashSet<>();
+          Matcher g = GROUPING.matcher(expr);
+          while (g.find()) {
+            for (String label : g.group(1).split(",")) {
+              used.add(label.strip());
+            }
+          }
+          Matcher l = MATCHER.matcher(expr);
+          while (l.find()) {
+            used.add(l.group(1));
+          }
+          used.stream()
+              .filter(label -> !available.contains(label))
+              .sorted()
+              .forEach(
+                  label -> problems.add(where + ": label " + label + " is on none of " + metrics));
+        });
     problems.sort(String::compareTo);
     return problems;
   }

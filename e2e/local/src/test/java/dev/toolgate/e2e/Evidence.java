@@ -17,8 +17,13 @@ import java.util.Objects;
  */
 final class Evidence {
 
-  record Case(String id, String source, Map<String, Object> expected, Map<String, Object> observed,
-      List<JsonNode> events, boolean passed) {}
+  record Case(
+      String id,
+      String source,
+      Map<String, Object> expected,
+      Map<String, Object> observed,
+      List<JsonNode> events,
+      boolean passed) {}
 
   private final List<Case> cases = new ArrayList<>();
   private final Map<String, Object> facts = new LinkedHashMap<>();
@@ -28,35 +33,58 @@ final class Evidence {
   }
 
   /** Records the case, then fails unless every expected value was observed. */
-  void check(String id, String source, Map<String, Object> expected, Map<String, Object> observed, List<JsonNode> events) {
+  void check(
+      String id,
+      String source,
+      Map<String, Object> expected,
+      Map<String, Object> observed,
+      List<JsonNode> events) {
     List<String> differences = new ArrayList<>();
-    expected.forEach((k, v) -> {
-      if (!Objects.equals(String.valueOf(v), String.valueOf(observed.get(k)))) {
-        differences.add(k + ": expected " + v + ", observed " + observed.get(k));
-      }
-    });
+    expected.forEach(
+        (k, v) -> {
+          if (!Objects.equals(String.valueOf(v), String.valueOf(observed.get(k)))) {
+            differences.add(k + ": expected " + v + ", observed " + observed.get(k));
+          }
+        });
     cases.add(new Case(id, source, expected, observed, events, differences.isEmpty()));
     if (!differences.isEmpty()) {
-      throw new AssertionError(id + " differs from what " + source + " expects: " + String.join("; ", differences));
+      throw new AssertionError(
+          id + " differs from what " + source + " expects: " + String.join("; ", differences));
     }
   }
 
   void write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    LocalStack.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT)
+    LocalStack.JSON
+        .copy()
+        .enable(SerializationFeature.INDENT_OUTPUT)
         .writeValue(dir.resolve("report.json").toFile(), Map.of("facts", facts, "cases", cases));
     StringBuilder md = new StringBuilder("# Toolgate end-to-end evidence (e2e/local)\n\n");
     facts.forEach((k, v) -> md.append("- ").append(k).append(": ").append(v).append('\n'));
     md.append("\n| case | source | result |\n| --- | --- | --- |\n");
     for (Case c : cases) {
-      md.append("| ").append(c.id()).append(" | ").append(c.source()).append(" | ")
-          .append(c.passed() ? "as expected" : "**DIFFERS**").append(" |\n");
+      md.append("| ")
+          .append(c.id())
+          .append(" | ")
+          .append(c.source())
+          .append(" | ")
+          .append(c.passed() ? "as expected" : "**DIFFERS**")
+          .append(" |\n");
     }
     for (Case c : cases) {
-      md.append("\n## ").append(c.id()).append(" (").append(c.source()).append(")\n\n| | expected | observed |\n| --- | --- | --- |\n");
+      md.append("\n## ")
+          .append(c.id())
+          .append(" (")
+          .append(c.source())
+          .append(")\n\n| | expected | observed |\n| --- | --- | --- |\n");
       for (String key : c.observed().keySet()) {
-        md.append("| ").append(key).append(" | ").append(c.expected().getOrDefault(key, "")).append(" | ")
-            .append(c.observed().get(key)).append(" |\n");
+        md.append("| ")
+            .append(key)
+            .append(" | ")
+            .append(c.expected().getOrDefault(key, ""))
+            .append(" | ")
+            .append(c.observed().get(key))
+            .append(" |\n");
       }
       md.append("\nAttempt events (").append(c.events().size()).append("):\n\n```\n");
       c.events().forEach(e -> md.append(e).append('\n'));

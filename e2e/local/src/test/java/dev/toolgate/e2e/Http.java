@@ -10,24 +10,34 @@ import java.time.Duration;
 /** Plain HTTP on loopback for the suite's own checks (admin endpoints, the backend's fault API). */
 final class Http {
 
-  private static final HttpClient CLIENT = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(2))
+          .build();
 
   private Http() {}
 
   static HttpResponse<String> get(String url) throws IOException, InterruptedException {
-    return CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+    return CLIENT.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
-  static HttpResponse<String> post(String url, String json) throws IOException, InterruptedException {
-    return CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+  static HttpResponse<String> post(String url, String json)
+      throws IOException, InterruptedException {
+    return CLIENT.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   static HttpResponse<String> delete(String url) throws IOException, InterruptedException {
-    return CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).DELETE().build(),
+    return CLIENT.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).DELETE().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 

@@ -23,7 +23,9 @@ class ImageRecipeTest {
 
   @Test
   void readsInstructionsInOrderWithoutCommentsOrBlankLines() throws Exception {
-    ImageRecipe recipe = recipe("""
+    ImageRecipe recipe =
+        recipe(
+            """
         # a comment
         FROM base
         USER 0:0
@@ -41,24 +43,31 @@ class ImageRecipeTest {
     assertThat(ImageRecipe.exec("[\"java\", \"@/app/jvm.options\", \"-jar\", \"/app/a b.jar\"]"))
         .containsExactly("java", "@/app/jvm.options", "-jar", "/app/a b.jar");
     assertThatThrownBy(() -> ImageRecipe.exec("java -jar /app/a.jar"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an exec form");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not an exec form");
     assertThatThrownBy(() -> ImageRecipe.exec("[\"java\", 1]"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an exec form");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not an exec form");
   }
 
   @Test
   void stagesWhatTheRecipeCopiesWithFreePortsInItsYaml() throws Exception {
     Files.createDirectories(root.resolve("conf"));
-    Files.writeString(root.resolve("conf/training.yaml"),
+    Files.writeString(
+        root.resolve("conf/training.yaml"),
         "listen: {port: 15000}\nadmin: {port: 15020}\nsharedState: {members: [\"127.0.0.1:5701\"]}\n");
     Files.writeString(root.resolve("conf/jvm.options"), "-Xmx64m\n");
-    ImageRecipe recipe = recipe("COPY conf/training.yaml /app/training.yaml\nCOPY conf/jvm.options /app/jvm.options\n");
+    ImageRecipe recipe =
+        recipe(
+            "COPY conf/training.yaml /app/training.yaml\nCOPY conf/jvm.options /app/jvm.options\n");
     AtomicInteger ports = new AtomicInteger(40000);
 
     recipe.stage(app, ports::incrementAndGet);
 
     String staged = Files.readString(app.resolve("training.yaml"));
-    assertThat(staged).doesNotContain("15000", "15020", "5701").contains("port: 400", "127.0.0.1:400");
+    assertThat(staged)
+        .doesNotContain("15000", "15020", "5701")
+        .contains("port: 400", "127.0.0.1:400");
     assertThat(app.resolve("jvm.options")).hasContent("-Xmx64m");
   }
 
@@ -83,6 +92,7 @@ class ImageRecipeTest {
     ImageRecipe shell = recipe("RUN [\"sh\", \"-c\", \"rm -rf /\"]\n");
 
     assertThatThrownBy(() -> shell.runSteps(app, app, "step"))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("only the recipe's java steps");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("only the recipe's java steps");
   }
 }

@@ -30,22 +30,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ImageRecipesIT {
 
-  private static final Path ROOT = Path.of(System.getProperty("toolgate.root", "../..")).toAbsolutePath().normalize();
-  /** A line of {@code ld.so --list-tunables}: {@code glibc.malloc.trim_threshold: 0x400000 (min: …)}. */
+  private static final Path ROOT =
+      Path.of(System.getProperty("toolgate.root", "../..")).toAbsolutePath().normalize();
+
+  /**
+   * A line of {@code ld.so --list-tunables}: {@code glibc.malloc.trim_threshold: 0x400000 (min:
+   * …)}.
+   */
   private static final Pattern TUNABLE = Pattern.compile("(\\S+): (\\S+) \\(min: .*");
 
   @TempDir Path app;
 
   private static List<String> dockerignoreExceptions() throws Exception {
-    return Files.readAllLines(ROOT.resolve(".dockerignore")).stream().filter(l -> l.startsWith("!"))
-        .map(l -> l.substring(1)).toList();
+    return Files.readAllLines(ROOT.resolve(".dockerignore")).stream()
+        .filter(l -> l.startsWith("!"))
+        .map(l -> l.substring(1))
+        .toList();
   }
 
   private static void checkCommon(ImageRecipe recipe) throws Exception {
     String user = recipe.last("USER");
     assertThat(user).as("the final user").matches("\\d+:\\d+");
     assertThat(Integer.parseInt(user.split(":")[0])).as("not root").isPositive();
-    assertThat(recipe.all("FROM")).as("a distroless base without shell").allMatch(f -> f.startsWith("gcr.io/distroless/java17"));
+    assertThat(recipe.all("FROM"))
+        .as("a distroless base without shell")
+        .allMatch(f -> f.startsWith("gcr.io/distroless/java17"));
     List<String> allowed = dockerignoreExceptions();
     for (String copy : recipe.all("COPY")) {
       String source = copy.split("\\s+")[0];
@@ -65,8 +74,11 @@ class ImageRecipesIT {
     checkCommon(recipe);
     recipe.stage(app, LoopbackPorts::next);
     List<String> entrypoint = local(ImageRecipe.exec(recipe.last("ENTRYPOINT")));
-    String help = LocalProcess.runJava(app, "operator-image", List.of(entrypoint.get(0), entrypoint.get(1),
-        entrypoint.get(2), "--help"));
+    String help =
+        LocalProcess.runJava(
+            app,
+            "operator-image",
+            List.of(entrypoint.get(0), entrypoint.get(1), entrypoint.get(2), "--help"));
     assertThat(help).contains("Usage:");
     assertThat(ImageRecipe.exec(recipe.last("CMD"))).containsExactly("run");
   }
@@ -76,54 +88,88 @@ class ImageRecipesIT {
     ImageRecipe recipe = ImageRecipe.of(ROOT, "sidecar/Dockerfile");
     checkCommon(recipe);
     assertThat(recipe.last("EXPOSE")).isEqualTo("15000 15020");
-    // The training configurations' fixed ports become free ones: the suite never binds a fixed port.
+    // The training configurations' fixed ports become free ones: the suite never binds a fixed
+    // port.
     recipe.stage(app, LoopbackPorts::next);
     Path embedded = app.resolve("cds-training.yaml");
     Path client = app.resolve("cds-training-client.yaml");
 
-    assertThat(recipe.all("RUN")).as("per archive, a training run that lists the classes, then the dump").hasSize(4);
+    assertThat(recipe.all("RUN"))
+        .as("per archive, a training run that lists the classes, then the dump")
+        .hasSize(4);
     recipe.runSteps(app, app, "cds-training");
     for (String archive : List.of("toolgate-sidecar.jsa", "toolgate-sidecar-client.jsa")) {
       assertThat(app.resolve(archive)).exists();
-      assertThat(Files.size(app.resolve(archive))).as("an archive of the classes a start loads").isGreaterThan(10L << 20);
+      assertThat(Files.size(app.resolve(archive)))
+          .as("an archive of the classes a start loads")
+          .isGreaterThan(10L << 20);
     }
-    assertThat(Files.size(app.resolve("toolgate-sidecar-client.jsa"))).as("the client's classes, not the member's")
+    assertThat(Files.size(app.resolve("toolgate-sidecar-client.jsa")))
+        .as("the client's classes, not the member's")
         .isLessThan(Files.size(app.resolve("toolgate-sidecar.jsa")));
 
-    // The image's JDK_JAVA_OPTIONS maps the embedded archive; -Xshare:on makes an unusable one fatal.
+    // The image's JDK_JAVA_OPTIONS maps the embedded archive; -Xshare:on makes an unusable one
+    // fatal.
     List<String> entrypoint = new ArrayList<>(local(ImageRecipe.exec(recipe.last("ENTRYPOINT"))));
     entrypoint.add(1, "-Xshare:on");
-    String imageOptions = recipe.all("ENV").stream().filter(e -> e.startsWith("JDK_JAVA_OPTIONS="))
-        .map(e -> e.substring("JDK_JAVA_OPTIONS=".length())).findFirst().orElseThrow();
+    String imageOptions =
+        recipe.all("ENV").stream()
+            .filter(e -> e.startsWith("JDK_JAVA_OPTIONS="))
+            .map(e -> e.substring("JDK_JAVA_OPTIONS=".length()))
+            .findFirst()
+            .orElseThrow();
     assertThat(imageOptions).isEqualTo("-XX:SharedArchiveFile=/app/toolgate-sidecar.jsa");
     start("cds-start", entrypoint, imageOptions, embedded, List.of());
 
     // The operator's JDK_JAVA_OPTIONS for injected sidecars, as its golden patch has it: the
     // client-mode archive, and with the chart's sidecar.javaOpts (the compact option) after it.
-    String injected = LocalStack.JSON.readTree(ROOT.resolve("operator/src/test/resources/golden/agent-pod.patch.json")
-        .toFile()).findValues("env").stream().flatMap(env -> StreamSupport.stream(env.spliterator(), false))
-        .filter(e -> e.path("name").asText().equals("JDK_JAVA_OPTIONS")).map(e -> e.path("value").asText())
-        .findFirst().orElseThrow();
+    String injected =
+        LocalStack.JSON
+            .readTree(
+                ROOT.resolve("operator/src/test/resources/golden/agent-pod.patch.json").toFile())
+            .findValues("env")
+            .stream()
+            .flatMap(env -> StreamSupport.stream(env.spliterator(), false))
+            .filter(e -> e.path("name").asText().equals("JDK_JAVA_OPTIONS"))
+            .map(e -> e.path("value").asText())
+            .findFirst()
+            .orElseThrow();
     assertThat(injected).isEqualTo("-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa");
     start("cds-client-start", entrypoint, injected, client, List.of("--start-member"));
-    start("cds-compact-start", entrypoint, injected + " -XX:TieredStopAtLevel=1", client, List.of("--start-member"));
+    start(
+        "cds-compact-start",
+        entrypoint,
+        injected + " -XX:TieredStopAtLevel=1",
+        client,
+        List.of("--start-member"));
     assertThat(Files.readString(stderr("cds-compact-start"))).contains("-XX:TieredStopAtLevel=1");
   }
 
-  /** The entrypoint with {@code javaOptions} as JDK_JAVA_OPTIONS (its /app paths mapped), until ready. */
-  private void start(String run, List<String> entrypoint, String javaOptions, Path config, List<String> extra)
+  /**
+   * The entrypoint with {@code javaOptions} as JDK_JAVA_OPTIONS (its /app paths mapped), until
+   * ready.
+   */
+  private void start(
+      String run, List<String> entrypoint, String javaOptions, Path config, List<String> extra)
       throws Exception {
     List<String> command = new ArrayList<>(entrypoint);
     command.addAll(List.of("--config", config.toString(), "--exit-when-ready"));
     command.addAll(extra);
-    LocalProcess.runJava(app, run, command, Map.of("JDK_JAVA_OPTIONS", javaOptions.replace("/app/", app + "/")));
-    assertThat(Files.readString(stderr(run))).contains("Picked up JDK_JAVA_OPTIONS", "ready (/readyz 200); exiting as asked");
+    LocalProcess.runJava(
+        app, run, command, Map.of("JDK_JAVA_OPTIONS", javaOptions.replace("/app/", app + "/")));
+    assertThat(Files.readString(stderr(run)))
+        .contains("Picked up JDK_JAVA_OPTIONS", "ready (/readyz 200); exiting as asked");
   }
 
   private Path stderr(String run) throws IOException {
     try (var files = Files.list(app)) {
-      return files.filter(p -> p.getFileName().toString().startsWith(run + "-")
-          && p.getFileName().toString().endsWith(".err")).findFirst().orElseThrow();
+      return files
+          .filter(
+              p ->
+                  p.getFileName().toString().startsWith(run + "-")
+                      && p.getFileName().toString().endsWith(".err"))
+          .findFirst()
+          .orElseThrow();
     }
   }
 
@@ -135,17 +181,25 @@ class ImageRecipesIT {
   @Test
   void everyMallocSettingOfTheSidecarImageTakesEffect() throws Exception {
     Map<String, String> environment = SidecarImage.environment(ROOT);
-    assertThat(environment).as("the sidecar image's malloc settings").containsKeys("MALLOC_ARENA_MAX", "GLIBC_TUNABLES");
+    assertThat(environment)
+        .as("the sidecar image's malloc settings")
+        .containsKeys("MALLOC_ARENA_MAX", "GLIBC_TUNABLES");
     Map<String, Long> expected = new LinkedHashMap<>();
     expected.put("glibc.malloc.arena_max", Long.parseLong(environment.get("MALLOC_ARENA_MAX")));
     for (String tunable : environment.get("GLIBC_TUNABLES").split(":")) {
       String[] nameValue = tunable.split("=", 2);
       expected.put(nameValue[0], Long.parseLong(nameValue[1]));
     }
-    Path loader = Stream.of("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1").map(Path::of)
-        .filter(Files::isExecutable).findFirst()
-        .orElseThrow(() -> new AssertionError("no glibc dynamic loader at its x86-64 or arm64 path"));
-    String listing = LocalProcess.run(app, "list-tunables", List.of(loader.toString(), "--list-tunables"), environment);
+    Path loader =
+        Stream.of("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
+            .map(Path::of)
+            .filter(Files::isExecutable)
+            .findFirst()
+            .orElseThrow(
+                () -> new AssertionError("no glibc dynamic loader at its x86-64 or arm64 path"));
+    String listing =
+        LocalProcess.run(
+            app, "list-tunables", List.of(loader.toString(), "--list-tunables"), environment);
 
     Map<String, Long> taken = new LinkedHashMap<>();
     for (String line : listing.split("\n")) {
@@ -159,10 +213,13 @@ class ImageRecipesIT {
 
   @Test
   void theChartDeploysTheImagesTheRecipesBuild() throws Exception {
-    Map<?, ?> values = LocalStack.YAML.readValue(ROOT.resolve("charts/toolgate/values.yaml").toFile(), Map.class);
+    Map<?, ?> values =
+        LocalStack.YAML.readValue(ROOT.resolve("charts/toolgate/values.yaml").toFile(), Map.class);
     assertThat(((Map<?, ?>) values.get("sidecar")).get("imageName")).isEqualTo("sidecar");
-    assertThat(Files.readString(ROOT.resolve("sidecar/Dockerfile"))).contains("ghcr.io/toolgate/sidecar");
-    assertThat(Files.readString(ROOT.resolve("operator/Dockerfile"))).contains("ghcr.io/toolgate/operator");
+    assertThat(Files.readString(ROOT.resolve("sidecar/Dockerfile")))
+        .contains("ghcr.io/toolgate/sidecar");
+    assertThat(Files.readString(ROOT.resolve("operator/Dockerfile")))
+        .contains("ghcr.io/toolgate/operator");
     assertThat(((Map<?, ?>) values.get("image")).get("registry")).isEqualTo("ghcr.io/toolgate");
   }
 }

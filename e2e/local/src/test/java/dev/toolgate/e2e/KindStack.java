@@ -3,8 +3,8 @@ package dev.toolgate.e2e;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolgate.e2e.support.LocalProcess;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +46,8 @@ final class KindStack implements Toolgate {
     this.work = Files.createDirectories(root.resolve("e2e/local/target/e2e-kind"));
     String key = System.getProperty("toolgate.e2e.approvalKey");
     if (key == null || !Files.isReadable(Path.of(key))) {
-      throw new IllegalStateException("-Dtoolgate.e2e.approvalKey must name the key e2e/kind/run put in the Secret");
+      throw new IllegalStateException(
+          "-Dtoolgate.e2e.approvalKey must name the key e2e/kind/run put in the Secret");
     }
     this.approvalKey = Path.of(key);
   }
@@ -54,15 +55,32 @@ final class KindStack implements Toolgate {
   static KindStack connect(Path root) throws Exception {
     KindStack stack = new KindStack(root);
     try {
-      stack.writeRevision(1, spec -> { });
+      stack.writeRevision(1, spec -> {});
       stack.kubectl("apply", "-f", stack.revisions.get(1L).toString());
       stack.applied = 1;
-      await("the operator renders revision 1").atMost(Duration.ofSeconds(120)).ignoreExceptions()
-          .until(() -> stack.kubectl("get", "configmap", "toolgate-" + POLICY, "-o", "name").contains(POLICY));
+      await("the operator renders revision 1")
+          .atMost(Duration.ofSeconds(120))
+          .ignoreExceptions()
+          .until(
+              () ->
+                  stack
+                      .kubectl("get", "configmap", "toolgate-" + POLICY, "-o", "name")
+                      .contains(POLICY));
       stack.kubectl("apply", "-f", root.resolve("e2e/kind/manifests/agent.yaml").toString());
       stack.kubectl("rollout", "status", "deployment/agent", "--timeout=180s");
-      stack.pods.addAll(Arrays.asList(stack.kubectl("get", "pods", "-l", "app=agent",
-          "--field-selector=status.phase=Running", "-o", "jsonpath={.items[*].metadata.name}").strip().split("\\s+")));
+      stack.pods.addAll(
+          Arrays.asList(
+              stack
+                  .kubectl(
+                      "get",
+                      "pods",
+                      "-l",
+                      "app=agent",
+                      "--field-selector=status.phase=Running",
+                      "-o",
+                      "jsonpath={.items[*].metadata.name}")
+                  .strip()
+                  .split("\\s+")));
       if (stack.pods.size() < 2) {
         throw new IllegalStateException("expected two agent pods, found " + stack.pods);
       }
@@ -71,12 +89,16 @@ final class KindStack implements Toolgate {
         int admin = LoopbackPorts.next();
         stack.forward("pod/" + pod, mcp + ":15000", admin + ":15020");
         Endpoint endpoint = new Endpoint(pod, mcp, admin);
-        await(pod + "'s sidecar is ready").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(endpoint.admin("/readyz")));
+        await(pod + "'s sidecar is ready")
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> Http.ok(endpoint.admin("/readyz")));
         stack.replicas.add(endpoint);
       }
       stack.backendPort = LoopbackPorts.next();
       stack.forward("service/deployment-mcp", stack.backendPort + ":8080");
-      await("the demo backend answers").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(stack.backend("/ledger")));
+      await("the demo backend answers")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> Http.ok(stack.backend("/ledger")));
       return stack;
     } catch (Exception | AssertionError e) {
       stack.close();
@@ -85,10 +107,15 @@ final class KindStack implements Toolgate {
   }
 
   private void forward(String target, String... ports) throws IOException {
-    List<String> command = new ArrayList<>(List.of("kubectl", "-n", NAMESPACE, "port-forward", "--address", "127.0.0.1", target));
+    List<String> command =
+        new ArrayList<>(
+            List.of("kubectl", "-n", NAMESPACE, "port-forward", "--address", "127.0.0.1", target));
     command.addAll(List.of(ports));
-    forwards.add(new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(work.resolve("port-forward-" + forwards.size() + ".log").toFile()).start());
+    forwards.add(
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(work.resolve("port-forward-" + forwards.size() + ".log").toFile())
+            .start());
   }
 
   String kubectl(String... arguments) throws IOException, InterruptedException {
@@ -115,8 +142,22 @@ final class KindStack implements Toolgate {
   @Override
   public String approve(String tool, String argumentsJson) throws Exception {
     Path jar = root.resolve("sidecar/target/toolgate-sidecar.jar");
-    return LocalProcess.runJava(work, "approve", List.of("-jar", jar.toString(), "approve", "--key-file",
-        approvalKey.toString(), "--tool", tool, "--arguments", argumentsJson, "--approver", "e2e-operator")).strip();
+    return LocalProcess.runJava(
+            work,
+            "approve",
+            List.of(
+                "-jar",
+                jar.toString(),
+                "approve",
+                "--key-file",
+                approvalKey.toString(),
+                "--tool",
+                tool,
+                "--arguments",
+                argumentsJson,
+                "--approver",
+                "e2e-operator"))
+        .strip();
   }
 
   @Override
@@ -132,29 +173,37 @@ final class KindStack implements Toolgate {
   @Override
   public void activate(long revision) throws Exception {
     if (revision > applied) {
-      // A new spec: the operator renders it as the next revision (once no rollback pins an older one).
+      // A new spec: the operator renders it as the next revision (once no rollback pins an older
+      // one).
       kubectl("annotate", "toolpolicy", POLICY, "toolgate.dev/rollback-to-");
       kubectl("apply", "-f", revisions.get(revision).toString());
       applied = revision;
     } else {
-      kubectl("annotate", "--overwrite", "toolpolicy", POLICY, "toolgate.dev/rollback-to=" + revision);
+      kubectl(
+          "annotate", "--overwrite", "toolpolicy", POLICY, "toolgate.dev/rollback-to=" + revision);
     }
     for (Endpoint replica : replicas) {
-      await(replica.name() + " applies revision " + revision).atMost(Duration.ofSeconds(120)).ignoreExceptions()
+      await(replica.name() + " applies revision " + revision)
+          .atMost(Duration.ofSeconds(120))
+          .ignoreExceptions()
           .until(() -> activeRevision(replica) == revision);
     }
   }
 
   @Override
   public long activeRevision(Endpoint replica) throws Exception {
-    return LocalStack.JSON.readTree(Http.get(replica.admin("/config")).body()).path("revision").asLong(-1);
+    return LocalStack.JSON
+        .readTree(Http.get(replica.admin("/config")).body())
+        .path("revision")
+        .asLong(-1);
   }
 
   @Override
   public List<JsonNode> events() throws Exception {
     List<JsonNode> events = new ArrayList<>();
     for (Endpoint replica : replicas) {
-      for (String line : kubectl("logs", "pod/" + replica.name(), "-c", "toolgate-sidecar").split("\n")) {
+      for (String line :
+          kubectl("logs", "pod/" + replica.name(), "-c", "toolgate-sidecar").split("\n")) {
         if (line.startsWith("{")) {
           ObjectNode event = (ObjectNode) LocalStack.JSON.readTree(line);
           event.put("replica", replica.name());
@@ -180,8 +229,13 @@ final class KindStack implements Toolgate {
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("target", "kind cluster, namespace " + NAMESPACE + " (e2e/kind/run)");
     facts.put("agent pods", pods);
-    facts.put("policy", "seed 000's ToolPolicy, compressed: " + LocalStack.COMPRESSION.entrySet().stream()
-        .filter(e -> !e.getKey().equals("quotas.notify")).toList() + "; revisions applied with kubectl");
+    facts.put(
+        "policy",
+        "seed 000's ToolPolicy, compressed: "
+            + LocalStack.COMPRESSION.entrySet().stream()
+                .filter(e -> !e.getKey().equals("quotas.notify"))
+                .toList()
+            + "; revisions applied with kubectl");
     return facts;
   }
 

@@ -24,19 +24,33 @@ class LocalProcessIT {
 
   @Test
   void peakResidentMemoryKeepsWhatAProcessHeldAfterItGaveItBack() throws Exception {
-    try (LocalProcess process = LocalProcess.java("touch-and-free", work, List.of(
-        "-Xmx32m", "-cp", System.getProperty("java.class.path"), TouchAndFree.class.getName()))) {
-      await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(process.stdout()).contains("freed"));
+    try (LocalProcess process =
+        LocalProcess.java(
+            "touch-and-free",
+            work,
+            List.of(
+                "-Xmx32m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                TouchAndFree.class.getName()))) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(process.stdout()).contains("freed"));
 
-      assertThat(process.peakResidentMib()).as("the peak, after the memory was given back")
+      assertThat(process.peakResidentMib())
+          .as("the peak, after the memory was given back")
           .isGreaterThanOrEqualTo(process.residentMib() + PEAK_MIB * 0.9);
-      assertThat(process.residentMib()).as("resident now, without the memory given back")
+      assertThat(process.residentMib())
+          .as("resident now, without the memory given back")
           .isLessThan(process.peakResidentMib() - PEAK_MIB * 0.9)
           .isPositive();
     }
   }
 
-  /** Writes every page of PEAK_MIB of native memory, frees it, says so, then blocks on its stdin until it is stopped. */
+  /**
+   * Writes every page of PEAK_MIB of native memory, frees it, says so, then blocks on its stdin
+   * until it is stopped.
+   */
   public static final class TouchAndFree {
     public static void main(String[] args) throws Exception {
       Field field = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");

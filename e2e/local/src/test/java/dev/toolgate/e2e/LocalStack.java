@@ -27,7 +27,8 @@ import java.util.function.Consumer;
 /**
  * Everything the suite runs, as separate processes on 127.0.0.1 with ports chosen at run time: a
  * Hazelcast member (the stock jar), the demo backend, and two sidecar replicas (started with the
- * image's JVM options) whose configuration is what the operator's {@code render} makes of a ToolPolicy.
+ * image's JVM options) whose configuration is what the operator's {@code render} makes of a
+ * ToolPolicy.
  */
 final class LocalStack implements Toolgate {
 
@@ -72,7 +73,7 @@ final class LocalStack implements Toolgate {
     try {
       stack.startHazelcast();
       stack.startBackend();
-      stack.writeRevision(1, spec -> { });
+      stack.writeRevision(1, spec -> {});
       stack.startReplica("replica-a");
       stack.startReplica("replica-b");
       return stack;
@@ -85,20 +86,33 @@ final class LocalStack implements Toolgate {
   Path jar(String module, String name) {
     Path jar = root.resolve(module).resolve("target").resolve(name);
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(jar + " is missing: build the project first (./mvnw -B verify builds it)");
+      throw new IllegalStateException(
+          jar + " is missing: build the project first (./mvnw -B verify builds it)");
     }
     return jar;
   }
 
   private void startHazelcast() throws Exception {
-    processes.add(LocalHazelcast.start(work, logs, System.getProperty("toolgate.hazelcast.jar"), hazelcastPort));
+    processes.add(
+        LocalHazelcast.start(
+            work, logs, System.getProperty("toolgate.hazelcast.jar"), hazelcastPort));
   }
 
   private void startBackend() throws Exception {
-    processes.add(LocalProcess.java("demo-backend", logs, List.of("-jar",
-        jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(),
-        "--host", "127.0.0.1", "--port", Integer.toString(backendPort))));
-    await("the demo backend answers").atMost(Duration.ofSeconds(60)).until(() -> Http.ok(backend("/ledger")));
+    processes.add(
+        LocalProcess.java(
+            "demo-backend",
+            logs,
+            List.of(
+                "-jar",
+                jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                Integer.toString(backendPort))));
+    await("the demo backend answers")
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Http.ok(backend("/ledger")));
   }
 
   @Override
@@ -110,19 +124,36 @@ final class LocalStack implements Toolgate {
    * Seed 000's ToolPolicy (e2e/demo/toolpolicy.yaml) with its budgets and breakers compressed so
    * the suite runs in seconds; the changes are listed in the evidence report.
    */
-  static final Map<String, String> COMPRESSION = Map.of(
-      "spec.budget", "journeyMs 6000, agentMs 5000, reserveForFinalResponseMs 1000, transportMs 3000, backendMs 800"
-          + " (seed: 20000 / 15000 / 3000 / 10000 / 7000)",
-      "get_deployment_job.breaker", "minimumCalls 4, openSeconds 2, probeCalls 2 (seed: 20, 30, 3)",
-      "get_deployment_job.retry.backoff", "initialMs 50, maxMs 200 (seed: 250, 1500)",
-      "restart_deployment_job.breaker", "added: minimumCalls 2, failureRatio 0.5, openSeconds 2 (seed: none)",
-      "quotas.notify", "added: a webhook on a closed HTTPS port, to see the attempt counted (seed: an e-mail)");
+  static final Map<String, String> COMPRESSION =
+      Map.of(
+          "spec.budget",
+              "journeyMs 6000, agentMs 5000, reserveForFinalResponseMs 1000, transportMs 3000, backendMs 800"
+                  + " (seed: 20000 / 15000 / 3000 / 10000 / 7000)",
+          "get_deployment_job.breaker",
+              "minimumCalls 4, openSeconds 2, probeCalls 2 (seed: 20, 30, 3)",
+          "get_deployment_job.retry.backoff", "initialMs 50, maxMs 200 (seed: 250, 1500)",
+          "restart_deployment_job.breaker",
+              "added: minimumCalls 2, failureRatio 0.5, openSeconds 2 (seed: none)",
+          "quotas.notify",
+              "added: a webhook on a closed HTTPS port, to see the attempt counted (seed: an e-mail)");
 
   static ObjectNode compressedPolicy(Path root) throws IOException {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/toolpolicy.yaml").toFile());
     ObjectNode spec = (ObjectNode) doc.get("spec");
-    spec.set("budget", YAML.valueToTree(Map.of("journeyMs", 6000, "agentMs", 5000,
-        "reserveForFinalResponseMs", 1000, "transportMs", 3000, "backendMs", 800)));
+    spec.set(
+        "budget",
+        YAML.valueToTree(
+            Map.of(
+                "journeyMs",
+                6000,
+                "agentMs",
+                5000,
+                "reserveForFinalResponseMs",
+                1000,
+                "transportMs",
+                3000,
+                "backendMs",
+                800)));
     for (JsonNode tool : spec.get("tools")) {
       ObjectNode t = (ObjectNode) tool;
       switch (t.get("name").asText()) {
@@ -132,10 +163,20 @@ final class LocalStack implements Toolgate {
           breaker.put("minimumCalls", 4).put("openSeconds", 2).put("windowSeconds", 30);
           ((ObjectNode) breaker.get("halfOpen")).put("probeCalls", 2);
         }
-        case "restart_deployment_job" -> t.set("breaker", YAML.valueToTree(Map.of(
-            "minimumCalls", 2, "failureRatio", 0.5, "openSeconds", 2,
-            "halfOpen", Map.of("probeCalls", 1, "concurrentProbes", 1))));
-        default -> { }
+        case "restart_deployment_job" ->
+            t.set(
+                "breaker",
+                YAML.valueToTree(
+                    Map.of(
+                        "minimumCalls",
+                        2,
+                        "failureRatio",
+                        0.5,
+                        "openSeconds",
+                        2,
+                        "halfOpen",
+                        Map.of("probeCalls", 1, "concurrentProbes", 1))));
+        default -> {}
       }
     }
     return doc;
@@ -146,12 +187,21 @@ final class LocalStack implements Toolgate {
     ObjectNode spec = (ObjectNode) doc.get("spec");
     Path secret = work.resolve("notify.secret");
     Files.writeString(secret, "e2e-notification-signing-key-0123456789");
-    ((ObjectNode) spec.get("quotas")).set("notify", YAML.valueToTree(Map.of(
-        "webhookUrl", "https://127.0.0.1:" + LoopbackPorts.next() + "/toolgate/quota", "secretFile", secret.toString())));
+    ((ObjectNode) spec.get("quotas"))
+        .set(
+            "notify",
+            YAML.valueToTree(
+                Map.of(
+                    "webhookUrl",
+                    "https://127.0.0.1:" + LoopbackPorts.next() + "/toolgate/quota",
+                    "secretFile",
+                    secret.toString())));
     return doc;
   }
 
-  /** Writes revision N of the ToolPolicy: the base policy with {@code change} applied to its spec. */
+  /**
+   * Writes revision N of the ToolPolicy: the base policy with {@code change} applied to its spec.
+   */
   @Override
   public void writeRevision(long revision, Consumer<ObjectNode> change) throws IOException {
     ObjectNode doc = basePolicy();
@@ -163,13 +213,33 @@ final class LocalStack implements Toolgate {
 
   /** {@code toolgate-operator render} for one replica's ports. */
   String render(long revision, int mcpPort, int adminPort) throws Exception {
-    return LocalProcess.runJava(logs, "render-r" + revision + "-" + mcpPort, List.of("-jar",
-        jar("operator", "toolgate-operator.jar").toString(), "render",
-        "-f", revisions.get(revision).toString(), "--revision", Long.toString(revision),
-        "--agent", "e2e-agent", "--shared-state", "client", "--hazelcast-members", "127.0.0.1:" + hazelcastPort,
-        "--approval-key-file", approvalKey.toString(), "--admin-host", "127.0.0.1",
-        "--upstream", UPSTREAM + "=" + backend("/mcp"),
-        "--listen-port", Integer.toString(mcpPort), "--admin-port", Integer.toString(adminPort)));
+    return LocalProcess.runJava(
+        logs,
+        "render-r" + revision + "-" + mcpPort,
+        List.of(
+            "-jar",
+            jar("operator", "toolgate-operator.jar").toString(),
+            "render",
+            "-f",
+            revisions.get(revision).toString(),
+            "--revision",
+            Long.toString(revision),
+            "--agent",
+            "e2e-agent",
+            "--shared-state",
+            "client",
+            "--hazelcast-members",
+            "127.0.0.1:" + hazelcastPort,
+            "--approval-key-file",
+            approvalKey.toString(),
+            "--admin-host",
+            "127.0.0.1",
+            "--upstream",
+            UPSTREAM + "=" + backend("/mcp"),
+            "--listen-port",
+            Integer.toString(mcpPort),
+            "--admin-port",
+            Integer.toString(adminPort)));
   }
 
   private void startReplica(String name) throws Exception {
@@ -179,16 +249,30 @@ final class LocalStack implements Toolgate {
     Path config = dir.resolve("sidecar.yaml");
     Files.writeString(config, render(1, mcp, admin));
     long started = System.nanoTime();
-    LocalProcess process = LocalProcess.java(name, logs, List.of(
-        "@" + root.resolve("sidecar/src/main/jvm/jvm.options"),
-        "-jar", jar("sidecar", "toolgate-sidecar.jar").toString(), "--config", config.toString()), SidecarImage.environment(root));
+    LocalProcess process =
+        LocalProcess.java(
+            name,
+            logs,
+            List.of(
+                "@" + root.resolve("sidecar/src/main/jvm/jvm.options"),
+                "-jar",
+                jar("sidecar", "toolgate-sidecar.jar").toString(),
+                "--config",
+                config.toString()),
+            SidecarImage.environment(root));
     processes.add(process);
-    await(name + " is ready").atMost(Duration.ofSeconds(60))
+    await(name + " is ready")
+        .atMost(Duration.ofSeconds(60))
         .until(() -> Http.ok("http://127.0.0.1:" + admin + "/readyz") || !process.alive());
     if (!process.alive()) {
       throw new IllegalStateException(name + " exited: " + Files.readString(process.stderr()));
     }
-    replicas.add(new Replica(new Endpoint(name, mcp, admin), config, process, (System.nanoTime() - started) / 1_000_000));
+    replicas.add(
+        new Replica(
+            new Endpoint(name, mcp, admin),
+            config,
+            process,
+            (System.nanoTime() - started) / 1_000_000));
   }
 
   /**
@@ -199,11 +283,17 @@ final class LocalStack implements Toolgate {
   public void activate(long revision) throws Exception {
     for (Replica replica : replicas) {
       Path next = replica.config().resolveSibling("sidecar.yaml.next");
-      Files.writeString(next, render(revision, replica.endpoint().mcpPort(), replica.endpoint().adminPort()));
-      Files.move(next, replica.config(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.writeString(
+          next, render(revision, replica.endpoint().mcpPort(), replica.endpoint().adminPort()));
+      Files.move(
+          next,
+          replica.config(),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
     }
     for (Replica replica : replicas) {
-      await(replica.name() + " applies revision " + revision).atMost(Duration.ofSeconds(15))
+      await(replica.name() + " applies revision " + revision)
+          .atMost(Duration.ofSeconds(15))
           .until(() -> activeRevision(replica.endpoint()) == revision);
     }
   }
@@ -232,22 +322,61 @@ final class LocalStack implements Toolgate {
   public Map<String, Object> facts() {
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("target", "local processes on 127.0.0.1 (e2e/local)");
-    facts.put("processes", "Hazelcast member :" + hazelcastPort + " (stock jar), demo backend :" + backendPort
-        + ", sidecars " + replicas.stream().map(r -> r.name() + " :" + r.endpoint().mcpPort() + " (admin :"
-        + r.endpoint().adminPort() + ")").toList());
-    facts.put("sidecar configuration", "toolgate-operator render of " + root.relativize(revisions.get(1L))
-        + " (seed 000's ToolPolicy, compressed: " + COMPRESSION + ")");
-    replicas.forEach(r -> facts.put(r.name() + " ready after", r.readyMillis()
-        + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options and environment, no class-data archive)"));
-    replicas.forEach(r -> facts.put(r.name() + " resident memory now", Math.round(r.process().residentMib()) + " MiB"));
+    facts.put(
+        "processes",
+        "Hazelcast member :"
+            + hazelcastPort
+            + " (stock jar), demo backend :"
+            + backendPort
+            + ", sidecars "
+            + replicas.stream()
+                .map(
+                    r ->
+                        r.name()
+                            + " :"
+                            + r.endpoint().mcpPort()
+                            + " (admin :"
+                            + r.endpoint().adminPort()
+                            + ")")
+                .toList());
+    facts.put(
+        "sidecar configuration",
+        "toolgate-operator render of "
+            + root.relativize(revisions.get(1L))
+            + " (seed 000's ToolPolicy, compressed: "
+            + COMPRESSION
+            + ")");
+    replicas.forEach(
+        r ->
+            facts.put(
+                r.name() + " ready after",
+                r.readyMillis()
+                    + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options and environment, no class-data archive)"));
+    replicas.forEach(
+        r ->
+            facts.put(
+                r.name() + " resident memory now", Math.round(r.process().residentMib()) + " MiB"));
     return facts;
   }
 
   @Override
   public String approve(String tool, String argumentsJson) throws Exception {
-    return LocalProcess.runJava(logs, "approve", List.of("-jar", jar("sidecar", "toolgate-sidecar.jar").toString(),
-        "approve", "--key-file", approvalKey.toString(), "--tool", tool, "--arguments", argumentsJson,
-        "--approver", "e2e-operator")).strip();
+    return LocalProcess.runJava(
+            logs,
+            "approve",
+            List.of(
+                "-jar",
+                jar("sidecar", "toolgate-sidecar.jar").toString(),
+                "approve",
+                "--key-file",
+                approvalKey.toString(),
+                "--tool",
+                tool,
+                "--arguments",
+                argumentsJson,
+                "--approver",
+                "e2e-operator"))
+        .strip();
   }
 
   @Override

@@ -29,10 +29,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Seed 000's journey and its four failure cases, seed 002's quota case, the kill switch, shadow mode
- * and a rollback, through two sidecar replicas sharing a Hazelcast member, driven by the official MCP
- * Java SDK. Writes e2e/local/target/e2e-evidence/report.md (and report.json). Runs against local
- * processes (the default, in CI) or, with {@code -Dtoolgate.e2e.target=kind}, a cluster e2e/kind/run set up.
+ * Seed 000's journey and its four failure cases, seed 002's quota case, the kill switch, shadow
+ * mode and a rollback, through two sidecar replicas sharing a Hazelcast member, driven by the
+ * official MCP Java SDK. Writes e2e/local/target/e2e-evidence/report.md (and report.json). Runs
+ * against local processes (the default, in CI) or, with {@code -Dtoolgate.e2e.target=kind}, a
+ * cluster e2e/kind/run set up.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -94,7 +95,9 @@ class SeedCasesIT {
    */
   private List<JsonNode> eventsSince(Instant start, int expected) throws Exception {
     try {
-      return await().atMost(Duration.ofSeconds(5)).until(() -> eventsSince(start), events -> events.size() >= expected);
+      return await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> eventsSince(start), events -> events.size() >= expected);
     } catch (ConditionTimeoutException e) {
       return eventsSince(start);
     }
@@ -102,8 +105,11 @@ class SeedCasesIT {
 
   /** Attempts that reached the backend (a call the policy refused has one event, attempt 0). */
   private static long attempts(List<JsonNode> events, String tool) {
-    return events.stream().filter(e -> "tool_attempt".equals(e.path("event").asText()))
-        .filter(e -> tool.equals(e.path("tool").asText())).filter(e -> e.path("attempt").asInt() >= 1).count();
+    return events.stream()
+        .filter(e -> "tool_attempt".equals(e.path("event").asText()))
+        .filter(e -> tool.equals(e.path("tool").asText()))
+        .filter(e -> e.path("attempt").asInt() >= 1)
+        .count();
   }
 
   private static String json(Map<String, Object> arguments) throws Exception {
@@ -112,7 +118,8 @@ class SeedCasesIT {
 
   private CallToolResult write(Agent agent, String job, String intent) throws Exception {
     Map<String, Object> args = Map.of("job_id", job, "environment", "prod");
-    return agent.call(RESTART, args, Map.of(INTENT, intent, APPROVAL, stack.approve(RESTART, json(args))));
+    return agent.call(
+        RESTART, args, Map.of(INTENT, intent, APPROVAL, stack.approve(RESTART, json(args))));
   }
 
   private static Map<String, Object> map(Object... pairs) {
@@ -133,26 +140,58 @@ class SeedCasesIT {
     CallToolResult unapproved = a.call(RESTART, args, Map.of(INTENT, "journey-1"));
     CallToolResult restarted = write(a, "j1", "journey-1");
     Map<?, ?> operation = (Map<?, ?>) restarted.structuredContent();
-    CallToolResult lookup = a.call(LOOKUP, Map.of("idempotency_key", String.valueOf(operation.get("idempotency_key"))));
+    CallToolResult lookup =
+        a.call(LOOKUP, Map.of("idempotency_key", String.valueOf(operation.get("idempotency_key"))));
     Map<?, ?> found = (Map<?, ?>) lookup.structuredContent();
     CallToolResult after = a.call(GET, Map.of("job_id", "j1"));
     List<JsonNode> events = eventsSince(start, 5);
 
-    evidence.check("inspect_then_restart_deployment_job", "seed 000 journey",
-        map("read_answers_current_state", true, "write_without_approval", "approval_required",
-            "write_with_approval", "ok", "backend_operations", 1L, "operation_found_by_key", true,
-            "state_after_restart", "running", "one_event_per_attempt_with_correlation_id", true),
-        map("read_answers_current_state", code(read).equals("ok") && ((Map<?, ?>) read.structuredContent()).containsKey("observed_at"),
-            "write_without_approval", code(unapproved),
-            "write_with_approval", code(restarted),
-            "backend_operations", stack.operationsPerformed(RESTART) - operations,
-            "operation_found_by_key", Boolean.TRUE.equals(found.get("found"))
-                && operation.get("operation_id").equals(((Map<?, ?>) found.get("operation")).get("operation_id")),
-            "state_after_restart", ((Map<?, ?>) after.structuredContent()).get("state"),
-            "one_event_per_attempt_with_correlation_id", events.size() == 5 && attempts(events, GET) == 2
-                && attempts(events, RESTART) == 1 && attempts(events, LOOKUP) == 1
-                && events.stream().map(e -> e.path("correlationId").asText()).filter(c -> c.startsWith("tg-"))
-                    .distinct().count() == 5),
+    evidence.check(
+        "inspect_then_restart_deployment_job",
+        "seed 000 journey",
+        map(
+            "read_answers_current_state",
+            true,
+            "write_without_approval",
+            "approval_required",
+            "write_with_approval",
+            "ok",
+            "backend_operations",
+            1L,
+            "operation_found_by_key",
+            true,
+            "state_after_restart",
+            "running",
+            "one_event_per_attempt_with_correlation_id",
+            true),
+        map(
+            "read_answers_current_state",
+            code(read).equals("ok")
+                && ((Map<?, ?>) read.structuredContent()).containsKey("observed_at"),
+            "write_without_approval",
+            code(unapproved),
+            "write_with_approval",
+            code(restarted),
+            "backend_operations",
+            stack.operationsPerformed(RESTART) - operations,
+            "operation_found_by_key",
+            Boolean.TRUE.equals(found.get("found"))
+                && operation
+                    .get("operation_id")
+                    .equals(((Map<?, ?>) found.get("operation")).get("operation_id")),
+            "state_after_restart",
+            ((Map<?, ?>) after.structuredContent()).get("state"),
+            "one_event_per_attempt_with_correlation_id",
+            events.size() == 5
+                && attempts(events, GET) == 2
+                && attempts(events, RESTART) == 1
+                && attempts(events, LOOKUP) == 1
+                && events.stream()
+                        .map(e -> e.path("correlationId").asText())
+                        .filter(c -> c.startsWith("tg-"))
+                        .distinct()
+                        .count()
+                    == 5),
         events);
   }
 
@@ -164,15 +203,37 @@ class SeedCasesIT {
     Map<String, Object> args = Map.of("job_id", "j7", "environment", "prod");
     String approval = stack.approve(RESTART, json(args));
     CallToolResult first = a.call(RESTART, args, Map.of(INTENT, "relaunch-1", APPROVAL, approval));
-    CallToolResult relaunch = b.call(RESTART, args, Map.of(INTENT, "relaunch-1", APPROVAL, approval));
+    CallToolResult relaunch =
+        b.call(RESTART, args, Map.of(INTENT, "relaunch-1", APPROVAL, approval));
 
-    evidence.check("relaunch_on_another_replica", "seed 000 (one intent, one operation)",
-        map("first", "ok", "relaunch", "ok", "relaunch_replayed", true, "same_operation", true, "backend_operations", 1L),
-        map("first", code(first), "relaunch", code(relaunch),
-            "relaunch_replayed", Boolean.TRUE.equals(relaunch.meta() == null ? null : relaunch.meta().get("dev.toolgate/replay")),
-            "same_operation", ((Map<?, ?>) first.structuredContent()).get("operation_id")
+    evidence.check(
+        "relaunch_on_another_replica",
+        "seed 000 (one intent, one operation)",
+        map(
+            "first",
+            "ok",
+            "relaunch",
+            "ok",
+            "relaunch_replayed",
+            true,
+            "same_operation",
+            true,
+            "backend_operations",
+            1L),
+        map(
+            "first",
+            code(first),
+            "relaunch",
+            code(relaunch),
+            "relaunch_replayed",
+            Boolean.TRUE.equals(
+                relaunch.meta() == null ? null : relaunch.meta().get("dev.toolgate/replay")),
+            "same_operation",
+            ((Map<?, ?>) first.structuredContent())
+                .get("operation_id")
                 .equals(((Map<?, ?>) relaunch.structuredContent()).get("operation_id")),
-            "backend_operations", stack.operationsPerformed(RESTART) - operations),
+            "backend_operations",
+            stack.operationsPerformed(RESTART) - operations),
         eventsSince(start));
   }
 
@@ -186,13 +247,22 @@ class SeedCasesIT {
     CallToolResult read = a.call(GET, Map.of("job_id", "j1"));
     List<JsonNode> events = eventsSince(start, 2);
 
-    evidence.check("read_transient_503", "seed 000 case",
+    evidence.check(
+        "read_transient_503",
+        "seed 000 case",
         map("attempts", 2L, "backend_operations", 0L, "answer_contains_fresh_state", true),
-        map("attempts", attempts(events, GET), "backend_calls", stack.callsReceived(GET) - calls,
-            "backend_operations", stack.operationsPerformed(RESTART) - operations,
-            "answer_contains_fresh_state", code(read).equals("ok")
+        map(
+            "attempts",
+            attempts(events, GET),
+            "backend_calls",
+            stack.callsReceived(GET) - calls,
+            "backend_operations",
+            stack.operationsPerformed(RESTART) - operations,
+            "answer_contains_fresh_state",
+            code(read).equals("ok")
                 && ((Map<?, ?>) read.structuredContent()).get("observed_at") != null,
-            "first_attempt_result", events.isEmpty() ? null : events.get(0).path("result").asText()),
+            "first_attempt_result",
+            events.isEmpty() ? null : events.get(0).path("result").asText()),
         events);
   }
 
@@ -207,14 +277,33 @@ class SeedCasesIT {
     CallToolResult answer = write(a, "j2", "lost-1");
     Map<String, Object> details = toolgate(answer);
 
-    evidence.check("write_response_lost_after_accept", "seed 000 case",
-        map("automatic_retry", false, "operation_lookup_by_idempotency_key", true, "duplicate_operations", 0L,
-            "answer", "ambiguous_write", "lookup", "accepted"),
-        map("automatic_retry", stack.callsReceived(RESTART) - calls > 1,
-            "operation_lookup_by_idempotency_key", stack.callsReceived(LOOKUP) - lookups == 1,
-            "duplicate_operations", stack.operationsPerformed(RESTART) - operations - 1,
-            "answer", code(answer), "lookup", details.get("lookup"),
-            "operation_id_reported", String.valueOf(details.get("operationId")).startsWith("op-")),
+    evidence.check(
+        "write_response_lost_after_accept",
+        "seed 000 case",
+        map(
+            "automatic_retry",
+            false,
+            "operation_lookup_by_idempotency_key",
+            true,
+            "duplicate_operations",
+            0L,
+            "answer",
+            "ambiguous_write",
+            "lookup",
+            "accepted"),
+        map(
+            "automatic_retry",
+            stack.callsReceived(RESTART) - calls > 1,
+            "operation_lookup_by_idempotency_key",
+            stack.callsReceived(LOOKUP) - lookups == 1,
+            "duplicate_operations",
+            stack.operationsPerformed(RESTART) - operations - 1,
+            "answer",
+            code(answer),
+            "lookup",
+            details.get("lookup"),
+            "operation_id_reported",
+            String.valueOf(details.get("operationId")).startsWith("op-")),
         eventsSince(start));
   }
 
@@ -232,13 +321,20 @@ class SeedCasesIT {
     }
     Map<String, Object> details = toolgate(answer);
 
-    evidence.check("budget_exhausted", "seed 000 case",
+    evidence.check(
+        "budget_exhausted",
+        "seed 000 case",
         map("extra_retry", false, "timeout_layer_reported", true, "correlation_id_returned", true),
-        map("extra_retry", stack.callsReceived(GET) - calls > 1,
-            "timeout_layer_reported", "attempt".equals(details.get("timeoutLayer")),
-            "correlation_id_returned", String.valueOf(details.get("correlationId")).startsWith("tg-")
+        map(
+            "extra_retry",
+            stack.callsReceived(GET) - calls > 1,
+            "timeout_layer_reported",
+            "attempt".equals(details.get("timeoutLayer")),
+            "correlation_id_returned",
+            String.valueOf(details.get("correlationId")).startsWith("tg-")
                 && Agent.text(answer).contains(String.valueOf(details.get("correlationId"))),
-            "answer", code(answer)),
+            "answer",
+            code(answer)),
         eventsSince(start));
   }
 
@@ -251,8 +347,10 @@ class SeedCasesIT {
     for (int i = 0; i < 8 && !codes.contains("circuit_open"); i++) {
       codes.add(code(a.call(GET, Map.of("job_id", "j1"))));
     }
-    CallToolResult onOtherReplica = await().atMost(Duration.ofSeconds(3))
-        .until(() -> b.call(GET, Map.of("job_id", "j1")), r -> code(r).equals("circuit_open"));
+    CallToolResult onOtherReplica =
+        await()
+            .atMost(Duration.ofSeconds(3))
+            .until(() -> b.call(GET, Map.of("job_id", "j1")), r -> code(r).equals("circuit_open"));
     stack.fault(RESTART, "{\"kind\":\"status\",\"status\":503,\"times\":2}");
     write(a, "j3", "breaker-w1");
     write(a, "j3", "breaker-w2");
@@ -262,33 +360,71 @@ class SeedCasesIT {
     stack.clearFaults();
     stack.latency(GET, 300);
     long calls = stack.callsReceived(GET);
-    // The real process runs on the wall clock: wait out openSeconds (2 s) before the half-open probes.
-    await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(opened.plusMillis(2_100)));
+    // The real process runs on the wall clock: wait out openSeconds (2 s) before the half-open
+    // probes.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> Instant.now().isAfter(opened.plusMillis(2_100)));
     ExecutorService pool = Executors.newFixedThreadPool(3);
     List<String> halfOpen;
     try {
-      halfOpen = IntStream.range(0, 3).mapToObj(i -> CompletableFuture.supplyAsync(
-          () -> code(a.call(GET, Map.of("job_id", "j1"))), pool)).toList().stream().map(CompletableFuture::join).toList();
+      halfOpen =
+          IntStream.range(0, 3)
+              .mapToObj(
+                  i ->
+                      CompletableFuture.supplyAsync(
+                          () -> code(a.call(GET, Map.of("job_id", "j1"))), pool))
+              .toList()
+              .stream()
+              .map(CompletableFuture::join)
+              .toList();
     } finally {
       pool.shutdown();
       stack.latency(GET, 0);
     }
     long probes = stack.callsReceived(GET) - calls;
-    String closed = await().atMost(Duration.ofSeconds(10))
-        .until(() -> code(a.call(GET, Map.of("job_id", "j1"))), "ok"::equals);
+    String closed =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> code(a.call(GET, Map.of("job_id", "j1"))), "ok"::equals);
 
-    evidence.check("sustained_dependency_failure", "seed 000 case",
-        map("circuit_opens", true, "opening_seen_by_the_other_replica", true, "probe_concurrency", 1L,
-            "write_fallback", false, "recovers", true),
-        map("circuit_opens", codes.contains("circuit_open"), "answers_until_open", codes,
-            "opening_seen_by_the_other_replica", code(onOtherReplica).equals("circuit_open"),
-            "degraded_read_evidence", toolgate(onOtherReplica).get("evidence"),
-            "probe_concurrency", probes, "half_open_answers", halfOpen,
-            "write_while_open", code(writeWhileOpen),
-            "write_fallback", toolgate(writeWhileOpen).containsKey("fallback"),
-            "recovers", "ok".equals(closed)),
+    evidence.check(
+        "sustained_dependency_failure",
+        "seed 000 case",
+        map(
+            "circuit_opens",
+            true,
+            "opening_seen_by_the_other_replica",
+            true,
+            "probe_concurrency",
+            1L,
+            "write_fallback",
+            false,
+            "recovers",
+            true),
+        map(
+            "circuit_opens",
+            codes.contains("circuit_open"),
+            "answers_until_open",
+            codes,
+            "opening_seen_by_the_other_replica",
+            code(onOtherReplica).equals("circuit_open"),
+            "degraded_read_evidence",
+            toolgate(onOtherReplica).get("evidence"),
+            "probe_concurrency",
+            probes,
+            "half_open_answers",
+            halfOpen,
+            "write_while_open",
+            code(writeWhileOpen),
+            "write_fallback",
+            toolgate(writeWhileOpen).containsKey("fallback"),
+            "recovers",
+            "ok".equals(closed)),
         eventsSince(start));
-    await("the write breaker closes again").pollDelay(Duration.ofMillis(2_100)).atMost(Duration.ofSeconds(10))
+    await("the write breaker closes again")
+        .pollDelay(Duration.ofMillis(2_100))
+        .atMost(Duration.ofSeconds(10))
         .until(() -> code(write(a, "j3", "breaker-close-" + System.nanoTime())).equals("ok"));
   }
 
@@ -300,13 +436,24 @@ class SeedCasesIT {
     List<String> approvals;
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      approvals = IntStream.range(0, 16).mapToObj(i -> CompletableFuture.supplyAsync(() -> {
-        try {
-          return stack.approve(RESTART, json(Map.of("job_id", "q" + i, "environment", "prod")));
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      }, pool)).toList().stream().map(CompletableFuture::join).toList();
+      approvals =
+          IntStream.range(0, 16)
+              .mapToObj(
+                  i ->
+                      CompletableFuture.supplyAsync(
+                          () -> {
+                            try {
+                              return stack.approve(
+                                  RESTART, json(Map.of("job_id", "q" + i, "environment", "prod")));
+                            } catch (Exception e) {
+                              throw new IllegalStateException(e);
+                            }
+                          },
+                          pool))
+              .toList()
+              .stream()
+              .map(CompletableFuture::join)
+              .toList();
     } finally {
       pool.shutdown();
     }
@@ -314,27 +461,69 @@ class SeedCasesIT {
     CallToolResult last = null;
     try (Agent session = new Agent(stack.replicas().get(0))) {
       for (int i = 0; i < 16; i++) {
-        last = session.call(RESTART, Map.of("job_id", "q" + i, "environment", "prod"),
-            Map.of(INTENT, "quota-" + i, APPROVAL, approvals.get(i)));
+        last =
+            session.call(
+                RESTART,
+                Map.of("job_id", "q" + i, "environment", "prod"),
+                Map.of(INTENT, "quota-" + i, APPROVAL, approvals.get(i)));
         codes.add(code(last));
       }
     }
     CallToolResult refused = last;
-    JsonNode audit = await().atMost(Duration.ofSeconds(5)).until(() -> eventsSince(start).stream()
-        .filter(e -> "quota_block".equals(e.path("event").asText())).findFirst().orElse(null), a -> a != null);
-    String notifications = !stack.notifies() ? "" : await().atMost(Duration.ofSeconds(20)).until(
-        () -> Http.get(stack.replicas().get(0).admin("/metrics")).body().lines()
-            .filter(l -> l.startsWith("toolgate_notifications_total")).findFirst().orElse(""), l -> !l.isEmpty());
+    JsonNode audit =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () ->
+                    eventsSince(start).stream()
+                        .filter(e -> "quota_block".equals(e.path("event").asText()))
+                        .findFirst()
+                        .orElse(null),
+                a -> a != null);
+    String notifications =
+        !stack.notifies()
+            ? ""
+            : await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                    () ->
+                        Http.get(stack.replicas().get(0).admin("/metrics"))
+                            .body()
+                            .lines()
+                            .filter(l -> l.startsWith("toolgate_notifications_total"))
+                            .findFirst()
+                            .orElse(""),
+                    l -> !l.isEmpty());
 
-    evidence.check("write_quota_per_session", "seed 002 (15 writes per session)",
-        map("writes_executed", 15L, "sixteenth", "quota_exceeded", "explains_the_limit", true,
-            "audited_with_last_calls", true, "notification_attempted", stack.notifies()),
-        map("writes_executed", stack.operationsPerformed(RESTART) - operations, "sixteenth", codes.get(15),
-            "explains_the_limit", Agent.text(refused).contains("15"),
-            "message", Agent.text(refused),
-            "audited_with_last_calls", audit.path("lastCalls").size() > 0,
-            "audit_limit", audit.path("limit").asText(),
-            "notification_attempted", notifications.contains("outcome=")),
+    evidence.check(
+        "write_quota_per_session",
+        "seed 002 (15 writes per session)",
+        map(
+            "writes_executed",
+            15L,
+            "sixteenth",
+            "quota_exceeded",
+            "explains_the_limit",
+            true,
+            "audited_with_last_calls",
+            true,
+            "notification_attempted",
+            stack.notifies()),
+        map(
+            "writes_executed",
+            stack.operationsPerformed(RESTART) - operations,
+            "sixteenth",
+            codes.get(15),
+            "explains_the_limit",
+            Agent.text(refused).contains("15"),
+            "message",
+            Agent.text(refused),
+            "audited_with_last_calls",
+            audit.path("lastCalls").size() > 0,
+            "audit_limit",
+            audit.path("limit").asText(),
+            "notification_attempted",
+            notifications.contains("outcome=")),
         eventsSince(start));
   }
 
@@ -349,18 +538,38 @@ class SeedCasesIT {
     CallToolResult onB = write(b, "j4", "kill-2");
     CallToolResult read = b.call(GET, Map.of("job_id", "j4"));
 
-    evidence.check("kill_switch", "seed 000 (block writes, keep read-only diagnostics)",
-        map("write_on_replica_a", "writes_blocked", "write_on_replica_b", "writes_blocked",
-            "backend_write_calls", 0L, "read", "ok"),
-        map("active_revision", stack.replicas().stream().map(r -> {
-              try {
-                return stack.activeRevision(r);
-              } catch (Exception e) {
-                return -1L;
-              }
-            }).toList(),
-            "write_on_replica_a", code(onA), "write_on_replica_b", code(onB),
-            "backend_write_calls", stack.callsReceived(RESTART) - calls, "read", code(read)),
+    evidence.check(
+        "kill_switch",
+        "seed 000 (block writes, keep read-only diagnostics)",
+        map(
+            "write_on_replica_a",
+            "writes_blocked",
+            "write_on_replica_b",
+            "writes_blocked",
+            "backend_write_calls",
+            0L,
+            "read",
+            "ok"),
+        map(
+            "active_revision",
+            stack.replicas().stream()
+                .map(
+                    r -> {
+                      try {
+                        return stack.activeRevision(r);
+                      } catch (Exception e) {
+                        return -1L;
+                      }
+                    })
+                .toList(),
+            "write_on_replica_a",
+            code(onA),
+            "write_on_replica_b",
+            code(onB),
+            "backend_write_calls",
+            stack.callsReceived(RESTART) - calls,
+            "read",
+            code(read)),
         eventsSince(start));
   }
 
@@ -371,14 +580,27 @@ class SeedCasesIT {
     stack.activate(1);
     long operations = stack.operationsPerformed(RESTART);
     CallToolResult written = write(b, "j5", "rollback-1");
-    String gauge = Http.get(stack.replicas().get(1).admin("/metrics")).body().lines()
-        .filter(l -> l.startsWith("toolgate_config_revision")).findFirst().orElse("");
+    String gauge =
+        Http.get(stack.replicas().get(1).admin("/metrics"))
+            .body()
+            .lines()
+            .filter(l -> l.startsWith("toolgate_config_revision"))
+            .findFirst()
+            .orElse("");
 
-    evidence.check("rollback_to_previous_revision", "seed 000 (versioned policy, rollback)",
+    evidence.check(
+        "rollback_to_previous_revision",
+        "seed 000 (versioned policy, rollback)",
         map("active_revision", 1L, "revision_gauge", 1.0, "write", "ok", "backend_operations", 1L),
-        map("active_revision", stack.activeRevision(stack.replicas().get(0)),
-            "revision_gauge", Double.parseDouble(gauge.substring(gauge.lastIndexOf(' ') + 1)),
-            "write", code(written), "backend_operations", stack.operationsPerformed(RESTART) - operations),
+        map(
+            "active_revision",
+            stack.activeRevision(stack.replicas().get(0)),
+            "revision_gauge",
+            Double.parseDouble(gauge.substring(gauge.lastIndexOf(' ') + 1)),
+            "write",
+            code(written),
+            "backend_operations",
+            stack.operationsPerformed(RESTART) - operations),
         eventsSince(start));
   }
 
@@ -401,20 +623,33 @@ class SeedCasesIT {
     }
     List<JsonNode> events = eventsSince(start, 1);
 
-    evidence.check("shadow_mode", "seed 000 (shadow mode before enforcing)",
+    evidence.check(
+        "shadow_mode",
+        "seed 000 (shadow mode before enforcing)",
         map("agent_sees_the_backend_answer", true, "attempts", 1L, "would_have", "retry"),
-        map("agent_sees_the_backend_answer", seen.contains("503"), "agent_saw", seen,
-            "attempts", attempts(events, GET),
-            "would_have", events.stream().filter(e -> GET.equals(e.path("tool").asText()))
-                .map(e -> e.path("wouldHave").asText()).findFirst().orElse("")),
+        map(
+            "agent_sees_the_backend_answer",
+            seen.contains("503"),
+            "agent_saw",
+            seen,
+            "attempts",
+            attempts(events, GET),
+            "would_have",
+            events.stream()
+                .filter(e -> GET.equals(e.path("tool").asText()))
+                .map(e -> e.path("wouldHave").asText())
+                .findFirst()
+                .orElse("")),
         events);
   }
 
   @Test
   @Order(11)
   void refusesAnUnknownUpstreamBeforeAnyBackend() throws Exception {
-    var response = Http.post("http://127.0.0.1:" + stack.replicas().get(0).mcpPort() + "/mcp/not-configured",
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+    var response =
+        Http.post(
+            "http://127.0.0.1:" + stack.replicas().get(0).mcpPort() + "/mcp/not-configured",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(response.body()).contains("not-configured");
   }
@@ -422,7 +657,8 @@ class SeedCasesIT {
   @Test
   @Order(12)
   void everyMetricTheDashboardsQueryIsOneTheSidecarsExport() throws Exception {
-    assumeTrue(stack.completeScrape(), "this target's scrape lacks metrics only local runs produce");
+    assumeTrue(
+        stack.completeScrape(), "this target's scrape lacks metrics only local runs produce");
     List<String> scrapes = new ArrayList<>();
     for (Toolgate.Endpoint replica : stack.replicas()) {
       scrapes.add(Http.get(replica.admin("/metrics")).body());
@@ -430,7 +666,9 @@ class SeedCasesIT {
     DashboardQueries queries = DashboardQueries.load(root.resolve("charts/toolgate/dashboards"));
     List<String> problems = queries.check(String.join("\n", scrapes));
 
-    evidence.check("dashboards_query_exported_metrics", "issue 6 (dashboards)",
+    evidence.check(
+        "dashboards_query_exported_metrics",
+        "issue 6 (dashboards)",
         map("unknown_metrics_or_labels", List.of()),
         map("unknown_metrics_or_labels", problems, "expressions_checked", queries.size()),
         List.of());

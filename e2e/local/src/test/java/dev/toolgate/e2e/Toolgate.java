@@ -21,7 +21,9 @@ interface Toolgate extends AutoCloseable {
   }
 
   static Toolgate start(java.nio.file.Path root) throws Exception {
-    return "kind".equals(System.getProperty("toolgate.e2e.target", "local")) ? KindStack.connect(root) : LocalStack.start(root);
+    return "kind".equals(System.getProperty("toolgate.e2e.target", "local"))
+        ? KindStack.connect(root)
+        : LocalStack.start(root);
   }
 
   List<Endpoint> replicas();
@@ -32,18 +34,28 @@ interface Toolgate extends AutoCloseable {
   /** {@code toolgate-sidecar approve}: a human's approval of one call. */
   String approve(String tool, String argumentsJson) throws Exception;
 
-  /** Prepares revision N: seed 000's policy, compressed, with {@code change} applied to its spec. */
+  /**
+   * Prepares revision N: seed 000's policy, compressed, with {@code change} applied to its spec.
+   */
   void writeRevision(long revision, Consumer<ObjectNode> change) throws Exception;
 
-  /** Makes revision N active on every replica (a rollback when N was active before) and waits for it. */
+  /**
+   * Makes revision N active on every replica (a rollback when N was active before) and waits for
+   * it.
+   */
   void activate(long revision) throws Exception;
 
   long activeRevision(Endpoint replica) throws Exception;
 
-  /** Every JSON line the replicas wrote so far (attempt events and audit records), each with its replica. */
+  /**
+   * Every JSON line the replicas wrote so far (attempt events and audit records), each with its
+   * replica.
+   */
   List<JsonNode> events() throws Exception;
 
-  /** Whether a write-quota block notifies a webhook here (local: a closed port, counted as failed). */
+  /**
+   * Whether a write-quota block notifies a webhook here (local: a closed port, counted as failed).
+   */
   boolean notifies();
 
   /** Whether this target's scrape can show every metric the dashboards query. */
@@ -70,7 +82,8 @@ interface Toolgate extends AutoCloseable {
   default void fault(String tool, String json) throws Exception {
     int status = Http.post(backend("/faults/" + tool), json).statusCode();
     if (status / 100 != 2) {
-      throw new IllegalStateException("the backend refused the fault " + json + " (" + status + ")");
+      throw new IllegalStateException(
+          "the backend refused the fault " + json + " (" + status + ")");
     }
   }
 

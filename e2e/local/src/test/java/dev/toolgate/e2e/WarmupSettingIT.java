@@ -17,23 +17,43 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WarmupSettingIT {
 
-  private static final Path ROOT = Path.of(System.getProperty("toolgate.root", "../..")).toAbsolutePath().normalize();
+  private static final Path ROOT =
+      Path.of(System.getProperty("toolgate.root", "../..")).toAbsolutePath().normalize();
 
   @TempDir Path work;
 
   private String render(String warmupCalls) throws Exception {
     Path key = work.resolve("approval.key");
     Files.writeString(key, "warmup-setting-approval-key-0123456789abcdef");
-    return LocalProcess.runJava(work, "render", List.of("-jar", jar("operator", "toolgate-operator.jar"), "render",
-        "-f", ROOT.resolve("e2e/demo/toolpolicy.yaml").toString(), "--shared-state", "local",
-        "--approval-key-file", key.toString(), "--warmup-calls", warmupCalls));
+    return LocalProcess.runJava(
+        work,
+        "render",
+        List.of(
+            "-jar",
+            jar("operator", "toolgate-operator.jar"),
+            "render",
+            "-f",
+            ROOT.resolve("e2e/demo/toolpolicy.yaml").toString(),
+            "--shared-state",
+            "local",
+            "--approval-key-file",
+            key.toString(),
+            "--warmup-calls",
+            warmupCalls));
   }
 
   private String check(String config) throws Exception {
     Path file = work.resolve("sidecar.yaml");
     Files.writeString(file, config);
-    return LocalProcess.runJava(work, "check", List.of("-jar", jar("sidecar", "toolgate-sidecar.jar"),
-        "--config", file.toString(), "--check"));
+    return LocalProcess.runJava(
+        work,
+        "check",
+        List.of(
+            "-jar",
+            jar("sidecar", "toolgate-sidecar.jar"),
+            "--config",
+            file.toString(),
+            "--check"));
   }
 
   private static String jar(String module, String name) {
@@ -50,18 +70,27 @@ class WarmupSettingIT {
 
   @Test
   void bothRefuseOneCallMore() throws Exception {
-    assertThatThrownBy(() -> render("100001")).hasMessageContaining(
-        "warmupCalls: must be between 0 (off) and 100000, was 100001");
+    assertThatThrownBy(() -> render("100001"))
+        .hasMessageContaining("warmupCalls: must be between 0 (off) and 100000, was 100001");
     String oneMore = render("100000").replace("warmupCalls: 100000", "warmupCalls: 100001");
-    assertThatThrownBy(() -> check(oneMore)).hasMessageContaining(
-        "runtime.warmupCalls: must be between 0 (off) and 100000, was 100001");
+    assertThatThrownBy(() -> check(oneMore))
+        .hasMessageContaining(
+            "runtime.warmupCalls: must be between 0 (off) and 100000, was 100001");
   }
 
   @Test
   void theOperatorRefusesToRunWithABadSettingBeforeReachingTheCluster() {
-    assertThatThrownBy(() -> LocalProcess.runJava(work, "operator-run",
-        List.of("-jar", jar("operator", "toolgate-operator.jar"), "run"),
-        Map.of("TOOLGATE_SIDECAR_WARMUP_CALLS", "many", "KUBECONFIG", work.resolve("none").toString())))
+    assertThatThrownBy(
+            () ->
+                LocalProcess.runJava(
+                    work,
+                    "operator-run",
+                    List.of("-jar", jar("operator", "toolgate-operator.jar"), "run"),
+                    Map.of(
+                        "TOOLGATE_SIDECAR_WARMUP_CALLS",
+                        "many",
+                        "KUBECONFIG",
+                        work.resolve("none").toString())))
         .hasMessageContaining("exited with 2")
         .hasMessageContaining("TOOLGATE_SIDECAR_WARMUP_CALLS: takes a whole number, was 'many'");
   }

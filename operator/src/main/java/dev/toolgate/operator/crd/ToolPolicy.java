@@ -20,20 +20,40 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("ToolPolicy")
 @Plural("toolpolicies")
 @ShortNames("tp")
-@AdditionalPrinterColumn(name = "Mode", jsonPath = ".spec.mode", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Revision", jsonPath = ".status.activeRevision", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+@AdditionalPrinterColumn(
+    name = "Mode",
+    jsonPath = ".spec.mode",
     type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-@ValidationRule(value = ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, message = ToolPolicyRules.BACKEND_BEFORE_TRANSPORT_MESSAGE)
-@ValidationRule(value = ToolPolicyRules.TRANSPORT_LEAVES_RESERVE, message = ToolPolicyRules.TRANSPORT_LEAVES_RESERVE_MESSAGE)
-@ValidationRule(value = ToolPolicyRules.AGENT_BEFORE_JOURNEY, message = ToolPolicyRules.AGENT_BEFORE_JOURNEY_MESSAGE)
+@AdditionalPrinterColumn(
+    name = "Revision",
+    jsonPath = ".status.activeRevision",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Ready",
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Age",
+    jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(
+    value = ToolPolicyRules.BACKEND_BEFORE_TRANSPORT,
+    message = ToolPolicyRules.BACKEND_BEFORE_TRANSPORT_MESSAGE)
+@ValidationRule(
+    value = ToolPolicyRules.TRANSPORT_LEAVES_RESERVE,
+    message = ToolPolicyRules.TRANSPORT_LEAVES_RESERVE_MESSAGE)
+@ValidationRule(
+    value = ToolPolicyRules.AGENT_BEFORE_JOURNEY,
+    message = ToolPolicyRules.AGENT_BEFORE_JOURNEY_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.UPSTREAMS, message = ToolPolicyRules.UPSTREAMS_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.ATTEMPTS, message = ToolPolicyRules.ATTEMPTS_MESSAGE)
 @ValidationRule(value = ToolPolicyRules.RATIOS, message = ToolPolicyRules.RATIOS_MESSAGE)
-@ValidationRule(value = ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
+@ValidationRule(
+    value = ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
     message = ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED_MESSAGE)
-@ValidationRule(value = ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP, message = ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP_MESSAGE)
+@ValidationRule(
+    value = ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP,
+    message = ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP_MESSAGE)
 public class ToolPolicy extends CustomResource<Policy, ToolPolicyStatus> implements Namespaced {
   private static final long serialVersionUID = 1L;
 

@@ -1,15 +1,14 @@
 package dev.toolgate.operator.crd;
 
 /**
- * The cross-field rules of a ToolPolicy as CEL, for the API server to enforce at admission
- * ({@code x-kubernetes-validations}). They restate {@code PolicyValidator}'s rules (which the
- * operator also applies, with fuller messages) with the model's defaults, so {@code kubectl apply}
- * refuses a bad policy before the operator sees it. Each is unit-tested with a CEL evaluator.
+ * The cross-field rules of a ToolPolicy as CEL, for the API server to enforce at admission ({@code
+ * x-kubernetes-validations}). They restate {@code PolicyValidator}'s rules (which the operator also
+ * applies, with fuller messages) with the model's defaults, so {@code kubectl apply} refuses a bad
+ * policy before the operator sees it. Each is unit-tested with a CEL evaluator.
  */
 public final class ToolPolicyRules {
 
   private ToolPolicyRules() {}
-
 
   public static final String BACKEND_BEFORE_TRANSPORT =
       "!has(self.spec.budget) || (has(self.spec.budget.backendMs) ? self.spec.budget.backendMs : 7000)"
@@ -27,7 +26,8 @@ public final class ToolPolicyRules {
   public static final String AGENT_BEFORE_JOURNEY =
       "!has(self.spec.budget) || (has(self.spec.budget.agentMs) ? self.spec.budget.agentMs : 15000)"
           + " < (has(self.spec.budget.journeyMs) ? self.spec.budget.journeyMs : 20000)";
-  public static final String AGENT_BEFORE_JOURNEY_MESSAGE = "budget.agentMs must be < budget.journeyMs";
+  public static final String AGENT_BEFORE_JOURNEY_MESSAGE =
+      "budget.agentMs must be < budget.journeyMs";
 
   public static final String UPSTREAMS =
       "has(self.spec.upstreams) && size(self.spec.upstreams) > 0 && self.spec.upstreams.all(u,"
@@ -45,7 +45,8 @@ public final class ToolPolicyRules {
       "!has(self.spec.tools) || self.spec.tools.all(t, !has(t.breaker)"
           + " || ((!has(t.breaker.failureRatio) || (t.breaker.failureRatio > 0.0 && t.breaker.failureRatio <= 1.0))"
           + " && (!has(t.breaker.slowCallRatio) || (t.breaker.slowCallRatio > 0.0 && t.breaker.slowCallRatio <= 1.0))))";
-  public static final String RATIOS_MESSAGE = "breaker failureRatio and slowCallRatio must be in (0, 1]";
+  public static final String RATIOS_MESSAGE =
+      "breaker failureRatio and slowCallRatio must be in (0, 1]";
 
   public static final String NON_IDEMPOTENT_NEVER_RETRIED =
       "!has(self.spec.tools) || self.spec.tools.all(t, !((!has(t.effect) || t.effect == 'non_idempotent_write')"

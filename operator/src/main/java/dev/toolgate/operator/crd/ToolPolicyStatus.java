@@ -15,7 +15,9 @@ public class ToolPolicyStatus {
   /** The revision before it, the natural rollback target. */
   public Long previousRevision;
 
-  /** Why the active revision is the active one (applied, rolled back, kept after an invalid spec). */
+  /**
+   * Why the active revision is the active one (applied, rolled back, kept after an invalid spec).
+   */
   public String activeReason;
 
   /** The last activations, newest first (at most {@link #HISTORY_KEPT}). */

@@ -12,8 +12,8 @@ import java.util.Base64;
 
 /**
  * The mutating webhook's protocol: an {@code AdmissionReview} in, the same review with a response
- * out — allowed always (a pod the injector skips is admitted unchanged: the webhook never blocks
- * a workload), with a JSON patch when the sidecar is injected. Pure text in, text out.
+ * out — allowed always (a pod the injector skips is admitted unchanged: the webhook never blocks a
+ * workload), with a JSON patch when the sidecar is injected. Pure text in, text out.
  */
 public final class AdmissionReviews {
 
@@ -31,21 +31,34 @@ public final class AdmissionReviews {
     if (request == null) {
       throw new IllegalArgumentException("an AdmissionReview without a request");
     }
-    AdmissionResponseBuilder response = new AdmissionResponseBuilder().withUid(request.getUid()).withAllowed(true);
-    if ("Pod".equals(request.getKind() == null ? null : request.getKind().getKind()) && request.getObject() != null) {
+    AdmissionResponseBuilder response =
+        new AdmissionResponseBuilder().withUid(request.getUid()).withAllowed(true);
+    if ("Pod".equals(request.getKind() == null ? null : request.getKind().getKind())
+        && request.getObject() != null) {
       Pod pod = SERIALIZATION.convertValue(request.getObject(), Pod.class);
-      String namespace = request.getNamespace() != null ? request.getNamespace()
-          : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
+      String namespace =
+          request.getNamespace() != null
+              ? request.getNamespace()
+              : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
       SidecarInjector.Decision decision = injector.decide(pod, namespace == null ? "" : namespace);
       if (decision.inject()) {
-        response.withPatchType("JSONPatch")
-            .withPatch(Base64.getEncoder().encodeToString(injector.patch(pod).getBytes(StandardCharsets.UTF_8)));
+        response
+            .withPatchType("JSONPatch")
+            .withPatch(
+                Base64.getEncoder()
+                    .encodeToString(injector.patch(pod).getBytes(StandardCharsets.UTF_8)));
       }
-      response.withStatus(new io.fabric8.kubernetes.api.model.StatusBuilder()
-          .withMessage(String.join("; ", decision.reasons())).build());
+      response.withStatus(
+          new io.fabric8.kubernetes.api.model.StatusBuilder()
+              .withMessage(String.join("; ", decision.reasons()))
+              .build());
     }
     AdmissionResponse built = response.build();
-    return SERIALIZATION.asJson(new AdmissionReviewBuilder()
-        .withApiVersion("admission.k8s.io/v1").withKind("AdmissionReview").withResponse(built).build());
+    return SERIALIZATION.asJson(
+        new AdmissionReviewBuilder()
+            .withApiVersion("admission.k8s.io/v1")
+            .withKind("AdmissionReview")
+            .withResponse(built)
+            .build());
   }
 }

@@ -8,10 +8,12 @@ package dev.toolgate.operator.inject;
  * @param cpuRequest e.g. {@code 50m}
  * @param memoryRequest e.g. {@code 96Mi}
  * @param memoryLimit e.g. {@code 160Mi}
- * @param javaOpts JVM options added to the image's own, through {@code JDK_JAVA_OPTIONS}; blank adds none
+ * @param javaOpts JVM options added to the image's own, through {@code JDK_JAVA_OPTIONS}; blank
+ *     adds none
  * @param operatorNamespace never injected into
- * @param nativeSidecars whether the cluster supports init containers with {@code restartPolicy: Always}
- *     (Kubernetes 1.29+): the agent then starts after the sidecar is ready and the sidecar outlives it
+ * @param nativeSidecars whether the cluster supports init containers with {@code restartPolicy:
+ *     Always} (Kubernetes 1.29+): the agent then starts after the sidecar is ready and the sidecar
+ *     outlives it
  * @param approvalSecret the Secret holding the approval key
  */
 public record InjectionOptions(
@@ -27,29 +29,41 @@ public record InjectionOptions(
   public static final String ANNOTATION_INJECT = "toolgate.dev/inject";
   public static final String ANNOTATION_POLICY = "toolgate.dev/policy";
   public static final String ANNOTATION_INJECTED = "toolgate.dev/injected";
+
   /** The label of injected pods: what the chart's PodMonitor selects to scrape the sidecars. */
   public static final String LABEL_SIDECAR = "toolgate.dev/sidecar";
+
   public static final String DEFAULT_POLICY = "default";
   public static final String CONTAINER = "toolgate-sidecar";
   public static final String CONFIG_DIR = "/etc/toolgate/config";
   public static final String APPROVAL_DIR = "/etc/toolgate/approval";
-  /** Read by the {@code java} launcher, ahead of the command line: how options reach the image's entrypoint. */
-  public static final String ENV_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
+
   /**
-   * The sidecar image's class-data archive recorded in client mode (sidecar/Dockerfile), the mode an
-   * injected sidecar runs in; the image's own JDK_JAVA_OPTIONS names the embedded mode's.
+   * Read by the {@code java} launcher, ahead of the command line: how options reach the image's
+   * entrypoint.
+   */
+  public static final String ENV_JAVA_OPTIONS = "JDK_JAVA_OPTIONS";
+
+  /**
+   * The sidecar image's class-data archive recorded in client mode (sidecar/Dockerfile), the mode
+   * an injected sidecar runs in; the image's own JDK_JAVA_OPTIONS names the embedded mode's.
    */
   public static final String CLIENT_ARCHIVE = "/app/toolgate-sidecar-client.jsa";
+
   /** The environment variable that tells the agent where its MCP upstreams are reached. */
   public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
 
   public InjectionOptions {
     javaOpts = javaOpts == null ? "" : javaOpts.strip();
     for (String option : javaOpts.split("\\s+")) {
-      // The launcher refuses a main class or -jar in JDK_JAVA_OPTIONS: every sidecar would fail to start.
+      // The launcher refuses a main class or -jar in JDK_JAVA_OPTIONS: every sidecar would fail to
+      // start.
       if (!option.isEmpty() && (!option.startsWith("-") || option.equals("-jar"))) {
-        throw new IllegalArgumentException("sidecar JVM options must be options (each starting with '-', no -jar),"
-            + " was '" + javaOpts + "'");
+        throw new IllegalArgumentException(
+            "sidecar JVM options must be options (each starting with '-', no -jar),"
+                + " was '"
+                + javaOpts
+                + "'");
       }
     }
   }

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decides whether a pod gets the sidecar (with the reasons, as Linkerd's injector does) and computes
- * the JSON patch that adds it. Pure: a pod in, a decision and a patch out; the admission webhook
- * only wraps it. Idempotent: an injected pod is marked and never injected twice.
+ * Decides whether a pod gets the sidecar (with the reasons, as Linkerd's injector does) and
+ * computes the JSON patch that adds it. Pure: a pod in, a decision and a patch out; the admission
+ * webhook only wraps it. Idempotent: an injected pod is marked and never injected twice.
  */
 public final class SidecarInjector {
 
@@ -34,27 +34,35 @@ public final class SidecarInjector {
   public record Decision(boolean inject, List<String> reasons) {}
 
   public Decision decide(Pod pod, String namespace) {
-    Map<String, String> annotations = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
-        ? Map.of() : pod.getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+            ? Map.of()
+            : pod.getMetadata().getAnnotations();
     if (options.operatorNamespace().equals(namespace)) {
-      return new Decision(false, List.of("never inject into the operator's namespace " + namespace));
+      return new Decision(
+          false, List.of("never inject into the operator's namespace " + namespace));
     }
     if (!"true".equals(annotations.get(InjectionOptions.ANNOTATION_INJECT))) {
-      return new Decision(false, List.of("no " + InjectionOptions.ANNOTATION_INJECT + ": \"true\" annotation"));
+      return new Decision(
+          false, List.of("no " + InjectionOptions.ANNOTATION_INJECT + ": \"true\" annotation"));
     }
     if (annotations.containsKey(InjectionOptions.ANNOTATION_INJECTED)) {
       return new Decision(false, List.of("already injected"));
     }
-    return new Decision(true, List.of("annotated " + InjectionOptions.ANNOTATION_INJECT + ": \"true\"",
-        "policy " + policy(annotations)));
+    return new Decision(
+        true,
+        List.of(
+            "annotated " + InjectionOptions.ANNOTATION_INJECT + ": \"true\"",
+            "policy " + policy(annotations)));
   }
 
   /** The JSON patch (RFC 6902) that injects the sidecar, as text. */
   public String patch(Pod pod) {
     Pod injected = inject(pod);
-    return SERIALIZATION.asJson(JsonDiff.asJson(
-        SERIALIZATION.convertValue(pod, tools.jackson.databind.JsonNode.class),
-        SERIALIZATION.convertValue(injected, tools.jackson.databind.JsonNode.class)));
+    return SERIALIZATION.asJson(
+        JsonDiff.asJson(
+            SERIALIZATION.convertValue(pod, tools.jackson.databind.JsonNode.class),
+            SERIALIZATION.convertValue(injected, tools.jackson.databind.JsonNode.class)));
   }
 
   /** The pod with the sidecar. */
@@ -62,21 +70,29 @@ public final class SidecarInjector {
     Map<String, String> annotations = pod.getMetadata().getAnnotations();
     String policy = policy(annotations == null ? Map.of() : annotations);
     Container sidecar = sidecar();
-    PodBuilder builder = new PodBuilder(pod)
-        .editMetadata().addToAnnotations(InjectionOptions.ANNOTATION_INJECTED, "policy=" + policy)
-        .addToLabels(InjectionOptions.LABEL_SIDECAR, "true").endMetadata()
-        .editSpec()
-        .addToVolumes(configVolume(policy), approvalVolume(), tmpVolume())
-        .endSpec();
+    PodBuilder builder =
+        new PodBuilder(pod)
+            .editMetadata()
+            .addToAnnotations(InjectionOptions.ANNOTATION_INJECTED, "policy=" + policy)
+            .addToLabels(InjectionOptions.LABEL_SIDECAR, "true")
+            .endMetadata()
+            .editSpec()
+            .addToVolumes(configVolume(policy), approvalVolume(), tmpVolume())
+            .endSpec();
     List<Container> agents = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
-      agents.add(new ContainerBuilder(c)
-          .addToEnv(new EnvVar(InjectionOptions.ENV_MCP_BASE, "http://127.0.0.1:15000/mcp", null))
-          .build());
+      agents.add(
+          new ContainerBuilder(c)
+              .addToEnv(
+                  new EnvVar(InjectionOptions.ENV_MCP_BASE, "http://127.0.0.1:15000/mcp", null))
+              .build());
     }
     builder.editSpec().withContainers(agents).endSpec();
     if (options.nativeSidecars()) {
-      builder.editSpec().addToInitContainers(0, new ContainerBuilder(sidecar).withRestartPolicy("Always").build()).endSpec();
+      builder
+          .editSpec()
+          .addToInitContainers(0, new ContainerBuilder(sidecar).withRestartPolicy("Always").build())
+          .endSpec();
     } else {
       builder.editSpec().addToContainers(0, sidecar).endSpec();
     }
@@ -84,58 +100,108 @@ public final class SidecarInjector {
   }
 
   private Container sidecar() {
-    ContainerBuilder sidecar = new ContainerBuilder()
-        .withName(InjectionOptions.CONTAINER)
-        .withImage(options.image())
-        .withArgs("--config", InjectionOptions.CONFIG_DIR + "/" + Revisions.CONFIG_KEY)
-        .addNewPort().withName("mcp").withContainerPort(15000).endPort()
-        .addNewPort().withName("admin").withContainerPort(15020).endPort()
-        .withNewStartupProbe()
-        .withNewHttpGet().withPath("/readyz").withNewPort("admin").endHttpGet()
-        .withPeriodSeconds(1).withFailureThreshold(60)
-        .endStartupProbe()
-        .withNewReadinessProbe()
-        .withNewHttpGet().withPath("/readyz").withNewPort("admin").endHttpGet()
-        .endReadinessProbe()
-        .withNewResources()
-        .addToRequests("cpu", new Quantity(options.cpuRequest()))
-        .addToRequests("memory", new Quantity(options.memoryRequest()))
-        .addToLimits("memory", new Quantity(options.memoryLimit()))
-        .endResources()
-        // Pod Security Standards' "restricted" profile asks each container for all of these: a
-        // sidecar short of one would get the agent's pod refused in a namespace that enforces it.
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true).withReadOnlyRootFilesystem(true).withAllowPrivilegeEscalation(false)
-        .withNewCapabilities().withDrop("ALL").endCapabilities()
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .endSecurityContext()
-        .addNewVolumeMount().withName("toolgate-config").withMountPath(InjectionOptions.CONFIG_DIR).withReadOnly(true).endVolumeMount()
-        .addNewVolumeMount().withName("toolgate-approval").withMountPath(InjectionOptions.APPROVAL_DIR).withReadOnly(true).endVolumeMount()
-        // The root file system is read-only; the JVM and Vert.x's file cache need a scratch directory.
-        .addNewVolumeMount().withName("toolgate-tmp").withMountPath("/tmp").endVolumeMount();
+    ContainerBuilder sidecar =
+        new ContainerBuilder()
+            .withName(InjectionOptions.CONTAINER)
+            .withImage(options.image())
+            .withArgs("--config", InjectionOptions.CONFIG_DIR + "/" + Revisions.CONFIG_KEY)
+            .addNewPort()
+            .withName("mcp")
+            .withContainerPort(15000)
+            .endPort()
+            .addNewPort()
+            .withName("admin")
+            .withContainerPort(15020)
+            .endPort()
+            .withNewStartupProbe()
+            .withNewHttpGet()
+            .withPath("/readyz")
+            .withNewPort("admin")
+            .endHttpGet()
+            .withPeriodSeconds(1)
+            .withFailureThreshold(60)
+            .endStartupProbe()
+            .withNewReadinessProbe()
+            .withNewHttpGet()
+            .withPath("/readyz")
+            .withNewPort("admin")
+            .endHttpGet()
+            .endReadinessProbe()
+            .withNewResources()
+            .addToRequests("cpu", new Quantity(options.cpuRequest()))
+            .addToRequests("memory", new Quantity(options.memoryRequest()))
+            .addToLimits("memory", new Quantity(options.memoryLimit()))
+            .endResources()
+            // Pod Security Standards' "restricted" profile asks each container for all of these: a
+            // sidecar short of one would get the agent's pod refused in a namespace that enforces
+            // it.
+            .withNewSecurityContext()
+            .withRunAsNonRoot(true)
+            .withReadOnlyRootFilesystem(true)
+            .withAllowPrivilegeEscalation(false)
+            .withNewCapabilities()
+            .withDrop("ALL")
+            .endCapabilities()
+            .withNewSeccompProfile()
+            .withType("RuntimeDefault")
+            .endSeccompProfile()
+            .endSecurityContext()
+            .addNewVolumeMount()
+            .withName("toolgate-config")
+            .withMountPath(InjectionOptions.CONFIG_DIR)
+            .withReadOnly(true)
+            .endVolumeMount()
+            .addNewVolumeMount()
+            .withName("toolgate-approval")
+            .withMountPath(InjectionOptions.APPROVAL_DIR)
+            .withReadOnly(true)
+            .endVolumeMount()
+            // The root file system is read-only; the JVM and Vert.x's file cache need a scratch
+            // directory.
+            .addNewVolumeMount()
+            .withName("toolgate-tmp")
+            .withMountPath("/tmp")
+            .endVolumeMount();
     // Replaces the image's JDK_JAVA_OPTIONS: the client-mode archive, then the chart's options.
     String archive = "-XX:SharedArchiveFile=" + InjectionOptions.CLIENT_ARCHIVE;
-    sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS,
-        options.javaOpts().isEmpty() ? archive : archive + " " + options.javaOpts(), null));
+    sidecar.addToEnv(
+        new EnvVar(
+            InjectionOptions.ENV_JAVA_OPTIONS,
+            options.javaOpts().isEmpty() ? archive : archive + " " + options.javaOpts(),
+            null));
     return sidecar.build();
   }
 
   private static Volume configVolume(String policy) {
-    return new VolumeBuilder().withName("toolgate-config")
-        .withNewConfigMap().withName(Revisions.activeName(policy)).endConfigMap().build();
+    return new VolumeBuilder()
+        .withName("toolgate-config")
+        .withNewConfigMap()
+        .withName(Revisions.activeName(policy))
+        .endConfigMap()
+        .build();
   }
 
   private Volume approvalVolume() {
-    return new VolumeBuilder().withName("toolgate-approval")
-        .withNewSecret().withSecretName(options.approvalSecret()).withOptional(false).endSecret().build();
+    return new VolumeBuilder()
+        .withName("toolgate-approval")
+        .withNewSecret()
+        .withSecretName(options.approvalSecret())
+        .withOptional(false)
+        .endSecret()
+        .build();
   }
 
   private static Volume tmpVolume() {
-    return new VolumeBuilder().withName("toolgate-tmp")
-        .withNewEmptyDir().withSizeLimit(new Quantity("16Mi")).endEmptyDir().build();
+    return new VolumeBuilder()
+        .withName("toolgate-tmp")
+        .withNewEmptyDir()
+        .withSizeLimit(new Quantity("16Mi"))
+        .endEmptyDir()
+        .build();
   }
 
   private static String policy(Map<String, String> annotations) {
-    return annotations.getOrDefault(InjectionOptions.ANNOTATION_POLICY, InjectionOptions.DEFAULT_POLICY);
+    return annotations.getOrDefault(
+        InjectionOptions.ANNOTATION_POLICY, InjectionOptions.DEFAULT_POLICY);
   }
 }

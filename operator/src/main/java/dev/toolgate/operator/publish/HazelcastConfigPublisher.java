@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes active configurations into the Hazelcast map the sidecars follow
- * ({@code toolgate.configs}). A failed publication is logged: the ConfigMap still carries the
+ * Publishes active configurations into the Hazelcast map the sidecars follow ({@code
+ * toolgate.configs}). A failed publication is logged: the ConfigMap still carries the
  * configuration, only later.
  */
 public final class HazelcastConfigPublisher implements ConfigPublisher, AutoCloseable {
@@ -27,7 +27,11 @@ public final class HazelcastConfigPublisher implements ConfigPublisher, AutoClos
   public static HazelcastConfigPublisher connect(String clusterName, String serviceDns) {
     ClientConfig config = new ClientConfig();
     config.setClusterName(clusterName);
-    config.getNetworkConfig().getKubernetesConfig().setEnabled(true).setProperty("service-dns", serviceDns);
+    config
+        .getNetworkConfig()
+        .getKubernetesConfig()
+        .setEnabled(true)
+        .setProperty("service-dns", serviceDns);
     config.getConnectionStrategyConfig().setAsyncStart(true);
     return new HazelcastConfigPublisher(HazelcastClient.newHazelcastClient(config));
   }
@@ -37,7 +41,10 @@ public final class HazelcastConfigPublisher implements ConfigPublisher, AutoClos
     try {
       hazelcast.<String, String>getMap(CONFIGS).set(key, config);
     } catch (RuntimeException e) {
-      LOG.warn("cannot publish the configuration of {} ({}); sidecars get it from the ConfigMap", key, e.getMessage());
+      LOG.warn(
+          "cannot publish the configuration of {} ({}); sidecars get it from the ConfigMap",
+          key,
+          e.getMessage());
     }
   }
 

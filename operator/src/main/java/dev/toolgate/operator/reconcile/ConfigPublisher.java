@@ -1,16 +1,18 @@
 package dev.toolgate.operator.reconcile;
 
 /**
- * Where the active configuration is published besides the ConfigMap, so running sidecars get it
- * in seconds (the kubelet's ConfigMap sync can take a minute; a kill switch should not).
+ * Where the active configuration is published besides the ConfigMap, so running sidecars get it in
+ * seconds (the kubelet's ConfigMap sync can take a minute; a kill switch should not).
  */
 public interface ConfigPublisher {
 
-  /** @param key {@code <namespace>/<policy>}, the sidecars' {@code sharedState.configKey} */
+  /**
+   * @param key {@code <namespace>/<policy>}, the sidecars' {@code sharedState.configKey}
+   */
   void publish(String key, String config);
 
   /** The policy is gone: sidecars keep their last configuration, nothing new is published. */
   default void withdraw(String key) {}
 
-  ConfigPublisher NONE = (key, config) -> { };
+  ConfigPublisher NONE = (key, config) -> {};
 }

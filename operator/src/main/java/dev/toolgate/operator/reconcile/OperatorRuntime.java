@@ -33,8 +33,12 @@ public final class OperatorRuntime implements AutoCloseable {
   private CompletableFuture<?> election;
   private volatile boolean leading;
 
-  public OperatorRuntime(KubernetesClient client, ToolPolicyReconciler reconciler, String leaseNamespace,
-      String identity, Duration leaseDuration) {
+  public OperatorRuntime(
+      KubernetesClient client,
+      ToolPolicyReconciler reconciler,
+      String leaseNamespace,
+      String identity,
+      Duration leaseDuration) {
     this.client = client;
     this.reconciler = reconciler;
     this.leaseNamespace = leaseNamespace;
@@ -43,19 +47,25 @@ public final class OperatorRuntime implements AutoCloseable {
   }
 
   public void start() {
-    election = client.leaderElector()
-        .withConfig(new LeaderElectionConfigBuilder()
-            .withName(LEASE_NAME)
-            .withLock(new LeaseLock(leaseNamespace, LEASE_NAME, identity))
-            .withLeaseDuration(leaseDuration)
-            .withRenewDeadline(leaseDuration.multipliedBy(2).dividedBy(3))
-            .withRetryPeriod(leaseDuration.dividedBy(5))
-            .withReleaseOnCancel()
-            .withLeaderCallbacks(new LeaderCallbacks(this::lead, this::stopLeading, leader ->
-                LOG.info("the operator leader is {}", leader)))
-            .build())
-        .build()
-        .start();
+    election =
+        client
+            .leaderElector()
+            .withConfig(
+                new LeaderElectionConfigBuilder()
+                    .withName(LEASE_NAME)
+                    .withLock(new LeaseLock(leaseNamespace, LEASE_NAME, identity))
+                    .withLeaseDuration(leaseDuration)
+                    .withRenewDeadline(leaseDuration.multipliedBy(2).dividedBy(3))
+                    .withRetryPeriod(leaseDuration.dividedBy(5))
+                    .withReleaseOnCancel()
+                    .withLeaderCallbacks(
+                        new LeaderCallbacks(
+                            this::lead,
+                            this::stopLeading,
+                            leader -> LOG.info("the operator leader is {}", leader)))
+                    .build())
+            .build()
+            .start();
   }
 
   public boolean leading() {
@@ -65,30 +75,41 @@ public final class OperatorRuntime implements AutoCloseable {
   private synchronized void lead() {
     LOG.info("{} leads: reconciling ToolPolicies", identity);
     leading = true;
-    queue = new WorkQueue(key -> {
-      int slash = key.indexOf('/');
-      reconciler.reconcile(key.substring(0, slash), key.substring(slash + 1));
-    });
-    informer = client.resources(ToolPolicy.class).inAnyNamespace().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(ToolPolicy policy) {
-        enqueue(policy);
-      }
+    queue =
+        new WorkQueue(
+            key -> {
+              int slash = key.indexOf('/');
+              reconciler.reconcile(key.substring(0, slash), key.substring(slash + 1));
+            });
+    informer =
+        client
+            .resources(ToolPolicy.class)
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(ToolPolicy policy) {
+                    enqueue(policy);
+                  }
 
-      @Override
-      public void onUpdate(ToolPolicy before, ToolPolicy after) {
-        // Status writes come back as updates: only the spec and the annotations (rollback) matter.
-        if (!java.util.Objects.equals(before.getSpec(), after.getSpec())
-            || !java.util.Objects.equals(before.getMetadata().getAnnotations(), after.getMetadata().getAnnotations())) {
-          enqueue(after);
-        }
-      }
+                  @Override
+                  public void onUpdate(ToolPolicy before, ToolPolicy after) {
+                    // Status writes come back as updates: only the spec and the annotations
+                    // (rollback) matter.
+                    if (!java.util.Objects.equals(before.getSpec(), after.getSpec())
+                        || !java.util.Objects.equals(
+                            before.getMetadata().getAnnotations(),
+                            after.getMetadata().getAnnotations())) {
+                      enqueue(after);
+                    }
+                  }
 
-      @Override
-      public void onDelete(ToolPolicy policy, boolean unknownFinalState) {
-        enqueue(policy);
-      }
-    }, RESYNC_MS);
+                  @Override
+                  public void onDelete(ToolPolicy policy, boolean unknownFinalState) {
+                    enqueue(policy);
+                  }
+                },
+                RESYNC_MS);
   }
 
   private void enqueue(ToolPolicy policy) {

@@ -42,7 +42,8 @@ public final class ToolPolicyReconciler {
     this(client, defaults, clock, ConfigPublisher.NONE);
   }
 
-  public ToolPolicyReconciler(KubernetesClient client, RenderOptions defaults, Clock clock, ConfigPublisher publisher) {
+  public ToolPolicyReconciler(
+      KubernetesClient client, RenderOptions defaults, Clock clock, ConfigPublisher publisher) {
     this.client = client;
     this.defaults = defaults;
     this.clock = clock;
@@ -50,30 +51,49 @@ public final class ToolPolicyReconciler {
   }
 
   public void reconcile(String namespace, String name) {
-    ToolPolicy policy = client.resources(ToolPolicy.class).inNamespace(namespace).withName(name).get();
+    ToolPolicy policy =
+        client.resources(ToolPolicy.class).inNamespace(namespace).withName(name).get();
     if (policy == null) {
       cleanup(namespace, name);
       return;
     }
-    ToolPolicyStatus status = policy.getStatus() == null ? new ToolPolicyStatus() : policy.getStatus();
+    ToolPolicyStatus status =
+        policy.getStatus() == null ? new ToolPolicyStatus() : policy.getStatus();
     long currentlyActive = status.activeRevision == null ? 0 : status.activeRevision;
     List<Violation> violations = PolicyValidator.validate(policy.getSpec());
-    String invalid = violations.isEmpty() ? null
-        : violations.stream().map(Violation::toString).reduce((a, b) -> a + "; " + b).orElseThrow();
+    String invalid =
+        violations.isEmpty()
+            ? null
+            : violations.stream()
+                .map(Violation::toString)
+                .reduce((a, b) -> a + "; " + b)
+                .orElseThrow();
     Long rollbackTo = rollbackTo(policy);
-    // A rollback activates an existing, already validated revision: it must work after a bad change.
+    // A rollback activates an existing, already validated revision: it must work after a bad
+    // change.
     if (invalid != null && rollbackTo == null) {
       reportInvalid(policy, status, "InvalidSpec", invalid);
       return;
     }
     String hash = specHash(policy);
-    List<ConfigMap> revisions = client.configMaps().inNamespace(namespace)
-        .withLabel(Revisions.LABEL_POLICY, name).list().getItems();
-    List<Revisions.Existing> existing = revisions.stream()
-        .filter(cm -> cm.getMetadata().getLabels().containsKey(Revisions.LABEL_REVISION))
-        .map(cm -> new Revisions.Existing(Long.parseLong(cm.getMetadata().getLabels().get(Revisions.LABEL_REVISION)),
-            cm.getMetadata().getAnnotations().getOrDefault(Revisions.ANNOTATION_SPEC_HASH, "")))
-        .toList();
+    List<ConfigMap> revisions =
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(Revisions.LABEL_POLICY, name)
+            .list()
+            .getItems();
+    List<Revisions.Existing> existing =
+        revisions.stream()
+            .filter(cm -> cm.getMetadata().getLabels().containsKey(Revisions.LABEL_REVISION))
+            .map(
+                cm ->
+                    new Revisions.Existing(
+                        Long.parseLong(cm.getMetadata().getLabels().get(Revisions.LABEL_REVISION)),
+                        cm.getMetadata()
+                            .getAnnotations()
+                            .getOrDefault(Revisions.ANNOTATION_SPEC_HASH, "")))
+            .toList();
     Revisions.Plan plan = Revisions.plan(hash, existing, rollbackTo, currentlyActive);
     if (plan.create() > 0 && invalid == null) {
       createRevision(policy, plan.create(), hash);
@@ -104,38 +124,61 @@ public final class ToolPolicyReconciler {
 
   private void createRevision(ToolPolicy policy, long revision, String hash) {
     String config = SidecarConfigRenderer.render(policy, defaults.forRevision(revision));
-    client.configMaps().inNamespace(policy.getMetadata().getNamespace()).resource(new ConfigMapBuilder()
-            .withNewMetadata()
-            .withName(Revisions.revisionName(policy.getMetadata().getName(), revision))
-            .withLabels(Revisions.labels(policy.getMetadata().getName(), revision))
-            .withAnnotations(Map.of(Revisions.ANNOTATION_SPEC_HASH, hash))
-            .withOwnerReferences(owner(policy))
-            .endMetadata()
-            .withImmutable(true)
-            .withData(Map.of(Revisions.CONFIG_KEY, config))
-            .build())
+    client
+        .configMaps()
+        .inNamespace(policy.getMetadata().getNamespace())
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(Revisions.revisionName(policy.getMetadata().getName(), revision))
+                .withLabels(Revisions.labels(policy.getMetadata().getName(), revision))
+                .withAnnotations(Map.of(Revisions.ANNOTATION_SPEC_HASH, hash))
+                .withOwnerReferences(owner(policy))
+                .endMetadata()
+                .withImmutable(true)
+                .withData(Map.of(Revisions.CONFIG_KEY, config))
+                .build())
         .create();
   }
 
   private void activate(ToolPolicy policy, long revision) {
     String namespace = policy.getMetadata().getNamespace();
     String name = policy.getMetadata().getName();
-    ConfigMap source = client.configMaps().inNamespace(namespace).withName(Revisions.revisionName(name, revision)).get();
-    ConfigMap active = new ConfigMapBuilder()
-        .withNewMetadata()
-        .withName(Revisions.activeName(name))
-        .withLabels(Map.of(Revisions.LABEL_POLICY, name, "toolgate.dev/active-revision", Long.toString(revision)))
-        .withOwnerReferences(owner(policy))
-        .endMetadata()
-        .withData(source.getData())
-        .build();
-    client.configMaps().inNamespace(namespace).resource(active).createOr(existing -> existing.update());
+    ConfigMap source =
+        client
+            .configMaps()
+            .inNamespace(namespace)
+            .withName(Revisions.revisionName(name, revision))
+            .get();
+    ConfigMap active =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName(Revisions.activeName(name))
+            .withLabels(
+                Map.of(
+                    Revisions.LABEL_POLICY,
+                    name,
+                    "toolgate.dev/active-revision",
+                    Long.toString(revision)))
+            .withOwnerReferences(owner(policy))
+            .endMetadata()
+            .withData(source.getData())
+            .build();
+    client
+        .configMaps()
+        .inNamespace(namespace)
+        .resource(active)
+        .createOr(existing -> existing.update());
     publisher.publish(namespace + "/" + name, source.getData().get(Revisions.CONFIG_KEY));
   }
 
   private void prune(String namespace, String name, List<Long> revisions) {
     for (long revision : revisions) {
-      client.configMaps().inNamespace(namespace).withName(Revisions.revisionName(name, revision)).delete();
+      client
+          .configMaps()
+          .inNamespace(namespace)
+          .withName(Revisions.revisionName(name, revision))
+          .delete();
     }
   }
 
@@ -157,31 +200,51 @@ public final class ToolPolicyReconciler {
     status.activeRevision = plan.active();
     status.activeReason = plan.reason();
     condition(status, "Valid", "True", "SpecValid", "the spec passed validation");
-    condition(status, "Ready", "True", "RevisionActive", "revision " + plan.active() + " is active: " + plan.reason());
+    condition(
+        status,
+        "Ready",
+        "True",
+        "RevisionActive",
+        "revision " + plan.active() + " is active: " + plan.reason());
     writeStatus(policy, status);
   }
 
-  private void reportInvalid(ToolPolicy policy, ToolPolicyStatus status, String reason, String message) {
+  private void reportInvalid(
+      ToolPolicy policy, ToolPolicyStatus status, String reason, String message) {
     status.observedGeneration = policy.getMetadata().getGeneration();
     condition(status, "Valid", "False", reason, message);
     writeStatus(policy, status);
-    client.v1().events().inNamespace(policy.getMetadata().getNamespace()).resource(new EventBuilder()
-            .withNewMetadata().withName(policy.getMetadata().getName() + "." + UUID.randomUUID()).endMetadata()
-            .withType("Warning")
-            .withReason(reason)
-            .withMessage(message + (status.activeRevision == null ? ""
-                : "; revision " + status.activeRevision + " stays active"))
-            .withNewInvolvedObject()
-            .withApiVersion(policy.getApiVersion()).withKind(policy.getKind())
-            .withName(policy.getMetadata().getName()).withNamespace(policy.getMetadata().getNamespace())
-            .withUid(policy.getMetadata().getUid())
-            .endInvolvedObject()
-            .build())
+    client
+        .v1()
+        .events()
+        .inNamespace(policy.getMetadata().getNamespace())
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withName(policy.getMetadata().getName() + "." + UUID.randomUUID())
+                .endMetadata()
+                .withType("Warning")
+                .withReason(reason)
+                .withMessage(
+                    message
+                        + (status.activeRevision == null
+                            ? ""
+                            : "; revision " + status.activeRevision + " stays active"))
+                .withNewInvolvedObject()
+                .withApiVersion(policy.getApiVersion())
+                .withKind(policy.getKind())
+                .withName(policy.getMetadata().getName())
+                .withNamespace(policy.getMetadata().getNamespace())
+                .withUid(policy.getMetadata().getUid())
+                .endInvolvedObject()
+                .build())
         .create();
   }
 
-  private void condition(ToolPolicyStatus status, String type, String value, String reason, String message) {
-    ToolPolicyStatus.Condition c = status.conditions.stream().filter(x -> type.equals(x.type)).findFirst().orElse(null);
+  private void condition(
+      ToolPolicyStatus status, String type, String value, String reason, String message) {
+    ToolPolicyStatus.Condition c =
+        status.conditions.stream().filter(x -> type.equals(x.type)).findFirst().orElse(null);
     if (c == null) {
       c = new ToolPolicyStatus.Condition();
       c.type = type;
@@ -197,7 +260,11 @@ public final class ToolPolicyReconciler {
 
   private void writeStatus(ToolPolicy policy, ToolPolicyStatus status) {
     policy.setStatus(status);
-    client.resources(ToolPolicy.class).inNamespace(policy.getMetadata().getNamespace()).resource(policy).updateStatus();
+    client
+        .resources(ToolPolicy.class)
+        .inNamespace(policy.getMetadata().getNamespace())
+        .resource(policy)
+        .updateStatus();
   }
 
   private static Long rollbackTo(ToolPolicy policy) {
@@ -215,16 +282,20 @@ public final class ToolPolicyReconciler {
 
   private static OwnerReference owner(ToolPolicy policy) {
     return new OwnerReferenceBuilder()
-        .withApiVersion(policy.getApiVersion()).withKind(policy.getKind())
-        .withName(policy.getMetadata().getName()).withUid(policy.getMetadata().getUid())
-        .withController(true).withBlockOwnerDeletion(true)
+        .withApiVersion(policy.getApiVersion())
+        .withKind(policy.getKind())
+        .withName(policy.getMetadata().getName())
+        .withUid(policy.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
         .build();
   }
 
   static String specHash(ToolPolicy policy) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(SERIALIZATION.asJson(policy.getSpec()).getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(SERIALIZATION.asJson(policy.getSpec()).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JRE", e);

@@ -21,11 +21,13 @@ public final class WorkQueue implements AutoCloseable {
   static final long FIRST_BACKOFF_MS = 1_000;
   static final long MAX_BACKOFF_MS = 300_000;
 
-  private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "toolgate-reconciler");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService worker =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "toolgate-reconciler");
+            t.setDaemon(true);
+            return t;
+          });
   private final Set<String> waiting = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> backoffMs = new ConcurrentHashMap<>();
   private final Consumer<String> reconcile;
@@ -50,7 +52,8 @@ public final class WorkQueue implements AutoCloseable {
       reconcile.accept(key);
       backoffMs.remove(key);
     } catch (RuntimeException e) {
-      long delay = backoffMs.merge(key, FIRST_BACKOFF_MS, (old, first) -> Math.min(MAX_BACKOFF_MS, old * 2));
+      long delay =
+          backoffMs.merge(key, FIRST_BACKOFF_MS, (old, first) -> Math.min(MAX_BACKOFF_MS, old * 2));
       LOG.warn("reconciling {} failed ({}); retrying in {} ms", key, e.getMessage(), delay);
       schedule(key, delay);
     }

@@ -10,19 +10,21 @@ import java.util.List;
  *
  * @param revision the policy revision being rendered
  * @param agentId the workload (all its sessions share per-agent quotas)
- * @param sharedStateMode {@code client} in a cluster; {@code embedded} (the default) or {@code local} elsewhere
+ * @param sharedStateMode {@code client} in a cluster; {@code embedded} (the default) or {@code
+ *     local} elsewhere
  * @param hazelcastServiceDns client mode: the Hazelcast headless service
  * @param hazelcastMembers client mode: member addresses, when not discovered by DNS
  * @param approvalKeyFile where the approval key Secret is mounted
  * @param adminTokenFile where the admin token Secret is mounted, if any
- * @param adminHost the admin listener's address: loopback by default; the pod's (0.0.0.0) for an injected
- *     sidecar, which Prometheus scrapes
+ * @param adminHost the admin listener's address: loopback by default; the pod's (0.0.0.0) for an
+ *     injected sidecar, which Prometheus scrapes
  * @param sharedStatePort embedded mode: the member's port
  * @param upstreamUrls upstream URLs to use instead of the spec's (a local run of a cluster policy)
- * @param listenPort the MCP port (default {@value #DEFAULT_LISTEN_PORT}; another one lets replicas share a host)
+ * @param listenPort the MCP port (default {@value #DEFAULT_LISTEN_PORT}; another one lets replicas
+ *     share a host)
  * @param adminPort the admin port (default {@value #DEFAULT_ADMIN_PORT})
- * @param warmupCalls the sidecar's {@code runtime.warmupCalls} (0 turns the warm-up off); null renders
- *     the sidecar's own default
+ * @param warmupCalls the sidecar's {@code runtime.warmupCalls} (0 turns the warm-up off); null
+ *     renders the sidecar's own default
  */
 public record RenderOptions(
     long revision,
@@ -39,17 +41,39 @@ public record RenderOptions(
     Integer adminPort,
     Integer warmupCalls) {
 
-  public RenderOptions(long revision, String agentId, SharedStateOptions.Mode sharedStateMode, String hazelcastServiceDns,
-      List<String> hazelcastMembers, String approvalKeyFile, String adminTokenFile) {
-    this(revision, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers, approvalKeyFile,
-        adminTokenFile, null, null, null, null, null, null);
+  public RenderOptions(
+      long revision,
+      String agentId,
+      SharedStateOptions.Mode sharedStateMode,
+      String hazelcastServiceDns,
+      List<String> hazelcastMembers,
+      String approvalKeyFile,
+      String adminTokenFile) {
+    this(
+        revision,
+        agentId,
+        sharedStateMode,
+        hazelcastServiceDns,
+        hazelcastMembers,
+        approvalKeyFile,
+        adminTokenFile,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   public static final int DEFAULT_LISTEN_PORT = 15000;
   public static final int DEFAULT_ADMIN_PORT = 15020;
 
   public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
-  /** The sidecar's own bound on {@code runtime.warmupCalls}; an e2e test renders it and has the sidecar check it. */
+
+  /**
+   * The sidecar's own bound on {@code runtime.warmupCalls}; an e2e test renders it and has the
+   * sidecar check it.
+   */
   public static final int MAX_WARMUP_CALLS = 100_000;
 
   /** The admin listener of an injected sidecar: the pod's address, for the Prometheus scrape. */
@@ -60,14 +84,38 @@ public record RenderOptions(
    * state, the admin listener on the pod's address.
    */
   public static RenderOptions injected(String hazelcastServiceDns, Integer warmupCalls) {
-    return new RenderOptions(0, null, SharedStateOptions.Mode.CLIENT, hazelcastServiceDns, List.of(), null, null,
-        INJECTED_ADMIN_HOST, null, null, null, null, warmupCalls);
+    return new RenderOptions(
+        0,
+        null,
+        SharedStateOptions.Mode.CLIENT,
+        hazelcastServiceDns,
+        List.of(),
+        null,
+        null,
+        INJECTED_ADMIN_HOST,
+        null,
+        null,
+        null,
+        null,
+        warmupCalls);
   }
 
   /** The same options for another revision. */
   public RenderOptions forRevision(long other) {
-    return new RenderOptions(other, agentId, sharedStateMode, hazelcastServiceDns, hazelcastMembers,
-        approvalKeyFile, adminTokenFile, adminHost, sharedStatePort, upstreamUrls, listenPort, adminPort, warmupCalls);
+    return new RenderOptions(
+        other,
+        agentId,
+        sharedStateMode,
+        hazelcastServiceDns,
+        hazelcastMembers,
+        approvalKeyFile,
+        adminTokenFile,
+        adminHost,
+        sharedStatePort,
+        upstreamUrls,
+        listenPort,
+        adminPort,
+        warmupCalls);
   }
 
   public RenderOptions {

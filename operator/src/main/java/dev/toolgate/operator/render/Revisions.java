@@ -18,8 +18,10 @@ public final class Revisions {
   public static final String LABEL_POLICY = "toolgate.dev/policy";
   public static final String LABEL_REVISION = "toolgate.dev/revision";
   public static final String ANNOTATION_SPEC_HASH = "toolgate.dev/spec-hash";
+
   /** {@code kubectl annotate toolpolicy NAME toolgate.dev/rollback-to=N --overwrite}. */
   public static final String ANNOTATION_ROLLBACK_TO = "toolgate.dev/rollback-to";
+
   public static final String CONFIG_KEY = "sidecar.yaml";
 
   private Revisions() {}
@@ -37,7 +39,8 @@ public final class Revisions {
    * @param prune the revisions to delete
    * @param error why nothing can be activated (a rollback to a revision that does not exist)
    */
-  public record Plan(long create, long active, long previous, String reason, List<Long> prune, String error) {}
+  public record Plan(
+      long create, long active, long previous, String reason, List<Long> prune, String error) {}
 
   public static String revisionName(String policy, long revision) {
     return policy + "-r" + revision;
@@ -47,11 +50,15 @@ public final class Revisions {
     return "toolgate-" + policy;
   }
 
-  public static Plan plan(String specHash, List<Existing> existing, Long rollbackTo, long currentlyActive) {
-    List<Existing> sorted = existing.stream().sorted(Comparator.comparingLong(Existing::revision)).toList();
+  public static Plan plan(
+      String specHash, List<Existing> existing, Long rollbackTo, long currentlyActive) {
+    List<Existing> sorted =
+        existing.stream().sorted(Comparator.comparingLong(Existing::revision)).toList();
     long newest = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).revision();
-    Optional<Existing> sameSpec = sorted.stream().filter(e -> e.specHash().equals(specHash))
-        .max(Comparator.comparingLong(Existing::revision));
+    Optional<Existing> sameSpec =
+        sorted.stream()
+            .filter(e -> e.specHash().equals(specHash))
+            .max(Comparator.comparingLong(Existing::revision));
     boolean changed = sameSpec.isEmpty() || sameSpec.get().revision() != newest;
     long create = changed ? newest + 1 : 0;
     long latest = changed ? create : newest;
@@ -60,23 +67,35 @@ public final class Revisions {
     if (rollbackTo != null) {
       boolean exists = sorted.stream().anyMatch(e -> e.revision() == rollbackTo);
       if (!exists) {
-        return new Plan(create, currentlyActive, 0, null, List.of(),
-            "rollback to revision " + rollbackTo + " asked, but it does not exist (kept: "
-                + sorted.stream().map(Existing::revision).toList() + ")");
+        return new Plan(
+            create,
+            currentlyActive,
+            0,
+            null,
+            List.of(),
+            "rollback to revision "
+                + rollbackTo
+                + " asked, but it does not exist (kept: "
+                + sorted.stream().map(Existing::revision).toList()
+                + ")");
       }
       active = rollbackTo;
-      reason = "rolled back to revision " + rollbackTo + " (annotation " + ANNOTATION_ROLLBACK_TO + ")";
+      reason =
+          "rolled back to revision " + rollbackTo + " (annotation " + ANNOTATION_ROLLBACK_TO + ")";
     } else {
       active = latest;
-      reason = changed ? "revision " + latest + " rendered from the current spec" : "spec unchanged";
+      reason =
+          changed ? "revision " + latest + " rendered from the current spec" : "spec unchanged";
     }
     long previous = currentlyActive != active ? currentlyActive : 0;
     List<Long> all = new java.util.ArrayList<>(sorted.stream().map(Existing::revision).toList());
     if (create > 0) {
       all.add(create);
     }
-    List<Long> prune = all.size() <= KEPT ? List.of()
-        : all.subList(0, all.size() - KEPT).stream().filter(r -> r != active).toList();
+    List<Long> prune =
+        all.size() <= KEPT
+            ? List.of()
+            : all.subList(0, all.size() - KEPT).stream().filter(r -> r != active).toList();
     return new Plan(create, active, previous, reason, prune, null);
   }
 

@@ -35,10 +35,13 @@ public final class SidecarConfigRenderer {
     return policy;
   }
 
-  /** The sidecar configuration as a record; throws with every violation when the spec is invalid. */
+  /**
+   * The sidecar configuration as a record; throws with every violation when the spec is invalid.
+   */
   public static SidecarConfig config(ToolPolicy resource, RenderOptions options) {
     Policy spec = withUpstreamUrls(PolicyValidator.requireValid(resource.getSpec()), options);
-    boolean needsApproval = spec.tools().stream().anyMatch(t -> t.approval() == Approval.HUMAN_REQUIRED);
+    boolean needsApproval =
+        spec.tools().stream().anyMatch(t -> t.approval() == Approval.HUMAN_REQUIRED);
     return new SidecarConfig(
         options.revision(),
         new ListenAddress(ListenAddress.DEFAULT_HOST, options.listenPort()),
@@ -53,29 +56,48 @@ public final class SidecarConfigRenderer {
   /** The sidecar configuration file; throws with every violation when the spec is invalid. */
   public static String render(ToolPolicy resource, RenderOptions options) {
     SidecarConfig config = config(resource, options);
-    return "# Rendered by toolgate-operator from ToolPolicy " + resource.getMetadata().getNamespace() + "/"
-        + resource.getMetadata().getName() + ", revision " + options.revision() + ". Do not edit.\n"
+    return "# Rendered by toolgate-operator from ToolPolicy "
+        + resource.getMetadata().getNamespace()
+        + "/"
+        + resource.getMetadata().getName()
+        + ", revision "
+        + options.revision()
+        + ". Do not edit.\n"
         + SERIALIZATION.asYaml(config);
   }
 
   private static SharedStateOptions sharedState(ToolPolicy resource, RenderOptions options) {
     String namespace = resource.getMetadata().getNamespace();
     // Where the operator publishes this configuration for running sidecars.
-    String configKey = options.sharedStateMode() != SharedStateOptions.Mode.LOCAL && namespace != null
-        ? namespace + "/" + resource.getMetadata().getName()
-        : null;
-    return new SharedStateOptions(options.sharedStateMode(), null, options.hazelcastMembers(),
-        options.hazelcastServiceDns(), options.sharedStatePort(), null, configKey);
+    String configKey =
+        options.sharedStateMode() != SharedStateOptions.Mode.LOCAL && namespace != null
+            ? namespace + "/" + resource.getMetadata().getName()
+            : null;
+    return new SharedStateOptions(
+        options.sharedStateMode(),
+        null,
+        options.hazelcastMembers(),
+        options.hazelcastServiceDns(),
+        options.sharedStatePort(),
+        null,
+        configKey);
   }
 
   private static Policy withUpstreamUrls(Policy spec, RenderOptions options) {
     if (options.upstreamUrls().isEmpty()) {
       return spec;
     }
-    return new Policy(spec.mode(), spec.killSwitch(), spec.budget(),
+    return new Policy(
+        spec.mode(),
+        spec.killSwitch(),
+        spec.budget(),
         spec.upstreams().stream()
-            .map(u -> new Upstream(u.name(), options.upstreamUrls().getOrDefault(u.name(), u.url())))
+            .map(
+                u -> new Upstream(u.name(), options.upstreamUrls().getOrDefault(u.name(), u.url())))
             .toList(),
-        spec.quotas(), spec.tools(), spec.retryBudget(), spec.intentWindowSeconds());
+        spec.quotas(),
+        spec.tools(),
+        spec.retryBudget(),
+        spec.intentWindowSeconds());
   }
 }

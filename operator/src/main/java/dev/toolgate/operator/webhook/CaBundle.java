@@ -17,7 +17,12 @@ public final class CaBundle {
   /** Returns how many webhooks were updated; 0 when the configuration does not exist (yet). */
   public static int ensure(KubernetesClient client, String configuration, String caPem) {
     MutatingWebhookConfiguration current =
-        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(configuration).get();
+        client
+            .admissionRegistration()
+            .v1()
+            .mutatingWebhookConfigurations()
+            .withName(configuration)
+            .get();
     if (current == null) {
       return 0;
     }
@@ -30,7 +35,12 @@ public final class CaBundle {
       }
     }
     if (changed > 0) {
-      client.admissionRegistration().v1().mutatingWebhookConfigurations().resource(current).update();
+      client
+          .admissionRegistration()
+          .v1()
+          .mutatingWebhookConfigurations()
+          .resource(current)
+          .update();
     }
     return changed;
   }

@@ -41,14 +41,29 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
   public static WebhookCertificates generate(List<String> names, Instant now) {
     try {
       KeyPair caKeys = keys();
-      X509Certificate ca = sign(new X500Name("CN=toolgate-webhook-ca"), caKeys, new X500Name("CN=toolgate-webhook-ca"),
-          caKeys, now, true, List.of());
+      X509Certificate ca =
+          sign(
+              new X500Name("CN=toolgate-webhook-ca"),
+              caKeys,
+              new X500Name("CN=toolgate-webhook-ca"),
+              caKeys,
+              now,
+              true,
+              List.of());
       KeyPair serverKeys = keys();
-      X509Certificate server = sign(new X500Name("CN=toolgate-webhook-ca"), caKeys, new X500Name("CN=" + names.get(0)),
-          serverKeys, now, false, names);
+      X509Certificate server =
+          sign(
+              new X500Name("CN=toolgate-webhook-ca"),
+              caKeys,
+              new X500Name("CN=" + names.get(0)),
+              serverKeys,
+              now,
+              false,
+              names);
       return new WebhookCertificates(ca, server, serverKeys);
     } catch (Exception e) {
-      throw new IllegalStateException("cannot generate the webhook certificates: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot generate the webhook certificates: " + e.getMessage(), e);
     }
   }
 
@@ -70,22 +85,41 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
     return generator.generateKeyPair();
   }
 
-  private static X509Certificate sign(X500Name issuer, KeyPair issuerKeys, X500Name subject, KeyPair subjectKeys,
-      Instant now, boolean ca, List<String> names) throws Exception {
-    X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer,
-        new BigInteger(64, new SecureRandom()), Date.from(now.minus(Duration.ofMinutes(5))),
-        Date.from(now.plus(ca ? VALIDITY.multipliedBy(4) : VALIDITY)), subject, subjectKeys.getPublic());
+  private static X509Certificate sign(
+      X500Name issuer,
+      KeyPair issuerKeys,
+      X500Name subject,
+      KeyPair subjectKeys,
+      Instant now,
+      boolean ca,
+      List<String> names)
+      throws Exception {
+    X509v3CertificateBuilder builder =
+        new JcaX509v3CertificateBuilder(
+            issuer,
+            new BigInteger(64, new SecureRandom()),
+            Date.from(now.minus(Duration.ofMinutes(5))),
+            Date.from(now.plus(ca ? VALIDITY.multipliedBy(4) : VALIDITY)),
+            subject,
+            subjectKeys.getPublic());
     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
     if (ca) {
-      builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+      builder.addExtension(
+          Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
     } else {
       builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-      GeneralName[] sans = names.stream()
-          .map(n -> n.matches("[0-9.]+") ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n))
-          .toArray(GeneralName[]::new);
+      GeneralName[] sans =
+          names.stream()
+              .map(
+                  n ->
+                      n.matches("[0-9.]+")
+                          ? new GeneralName(GeneralName.iPAddress, n)
+                          : new GeneralName(GeneralName.dNSName, n))
+              .toArray(GeneralName[]::new);
       builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans));
     }
-    ContentSigner signer = new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate());
+    ContentSigner signer =
+        new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate());
     return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
   }
 
@@ -110,34 +144,43 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
       X509Certificate ca = certificate(dir.resolve("ca.crt"));
       Object key;
       try (org.bouncycastle.openssl.PEMParser parser =
-          new org.bouncycastle.openssl.PEMParser(java.nio.file.Files.newBufferedReader(dir.resolve("tls.key")))) {
+          new org.bouncycastle.openssl.PEMParser(
+              java.nio.file.Files.newBufferedReader(dir.resolve("tls.key")))) {
         key = parser.readObject();
       }
-      org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter converter = new org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter();
-      java.security.PrivateKey privateKey = key instanceof org.bouncycastle.openssl.PEMKeyPair pair
-          ? converter.getPrivateKey(pair.getPrivateKeyInfo())
-          : converter.getPrivateKey((org.bouncycastle.asn1.pkcs.PrivateKeyInfo) key);
+      org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter converter =
+          new org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter();
+      java.security.PrivateKey privateKey =
+          key instanceof org.bouncycastle.openssl.PEMKeyPair pair
+              ? converter.getPrivateKey(pair.getPrivateKeyInfo())
+              : converter.getPrivateKey((org.bouncycastle.asn1.pkcs.PrivateKeyInfo) key);
       return new WebhookCertificates(ca, server, new KeyPair(server.getPublicKey(), privateKey));
     } catch (java.security.cert.CertificateException | ClassCastException e) {
-      throw new java.io.IOException("cannot read the certificates in " + dir + ": " + e.getMessage(), e);
+      throw new java.io.IOException(
+          "cannot read the certificates in " + dir + ": " + e.getMessage(), e);
     }
   }
 
-  private static X509Certificate certificate(java.nio.file.Path file) throws java.io.IOException,
-      java.security.cert.CertificateException {
+  private static X509Certificate certificate(java.nio.file.Path file)
+      throws java.io.IOException, java.security.cert.CertificateException {
     try (org.bouncycastle.openssl.PEMParser parser =
         new org.bouncycastle.openssl.PEMParser(java.nio.file.Files.newBufferedReader(file))) {
-      return new JcaX509CertificateConverter().getCertificate(
-          (org.bouncycastle.cert.X509CertificateHolder) parser.readObject());
+      return new JcaX509CertificateConverter()
+          .getCertificate((org.bouncycastle.cert.X509CertificateHolder) parser.readObject());
     }
   }
 
-  /** PEM of the server certificate and key, as cert-manager would mount them (for tests and tools). */
+  /**
+   * PEM of the server certificate and key, as cert-manager would mount them (for tests and tools).
+   */
   public void writeTo(java.nio.file.Path dir) throws java.io.IOException {
     java.nio.file.Files.writeString(dir.resolve("tls.crt"), pem(server));
     try {
-      java.nio.file.Files.writeString(dir.resolve("tls.key"),
-          pem(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(serverKeys.getPrivate(), null).generate()));
+      java.nio.file.Files.writeString(
+          dir.resolve("tls.key"),
+          pem(
+              new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(serverKeys.getPrivate(), null)
+                  .generate()));
     } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
       throw new java.io.IOException(e);
     }
@@ -146,7 +189,10 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
 
   /** The Service names the API server uses to call the webhook. */
   public static List<String> serviceNames(String service, String namespace) {
-    return List.of(service + "." + namespace + ".svc", service, service + "." + namespace,
+    return List.of(
+        service + "." + namespace + ".svc",
+        service,
+        service + "." + namespace,
         service + "." + namespace + ".svc.cluster.local");
   }
 }

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The mutating admission webhook over HTTPS (the JDK's server: no second HTTP stack in the
  * operator). {@code POST /mutate} takes an AdmissionReview and answers it. Bodies over 1 MiB are
- * refused; a failure is answered with 400 and logged, and the webhook configuration's
- * {@code failurePolicy} decides what the API server does then.
+ * refused; a failure is answered with 400 and logged, and the webhook configuration's {@code
+ * failurePolicy} decides what the API server does then.
  */
 public final class WebhookServer implements AutoCloseable {
 
@@ -34,12 +34,16 @@ public final class WebhookServer implements AutoCloseable {
     this.server = server;
   }
 
-  public static WebhookServer start(String host, int port, WebhookCertificates certificates, AdmissionReviews reviews)
+  public static WebhookServer start(
+      String host, int port, WebhookCertificates certificates, AdmissionReviews reviews)
       throws Exception {
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     char[] password = new char[0];
-    store.setKeyEntry("webhook", certificates.serverKeys().getPrivate(), password,
+    store.setKeyEntry(
+        "webhook",
+        certificates.serverKeys().getPrivate(),
+        password,
         new Certificate[] {certificates.server(), certificates.ca()});
     KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     keys.init(store, password);

@@ -21,7 +21,10 @@ class CrdIsCurrentTest {
 
   @Test
   void theCommittedCrdIsTheOneTheClassesGenerate() throws Exception {
-    new CRDGenerator().inOutputDir(dir.toFile()).forCRDVersions("v1").customResourceClasses(ToolPolicy.class)
+    new CRDGenerator()
+        .inOutputDir(dir.toFile())
+        .forCRDVersions("v1")
+        .customResourceClasses(ToolPolicy.class)
         .detailedGenerate();
     Path generated = dir.resolve("toolpolicies.toolgate.dev-v1.yml");
     if (Boolean.getBoolean("toolgate.regenerate")) {

@@ -29,7 +29,8 @@ class ToolPolicyRulesTest {
 
   private static boolean holds(String rule, String document) throws Exception {
     Object self = cel(YAML.unmarshal(document, Map.class));
-    return (Boolean) RUNTIME.createProgram(COMPILER.compile(rule).getAst()).eval(Map.of("self", self));
+    return (Boolean)
+        RUNTIME.createProgram(COMPILER.compile(rule).getAst()).eval(Map.of("self", self));
   }
 
   /** CEL integers are 64-bit: JSON numbers become Long or Double. */
@@ -54,58 +55,120 @@ class ToolPolicyRulesTest {
   }
 
   private static String spec(String specYaml) {
-    return "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: p}\nspec:\n" + specYaml;
+    return "apiVersion: toolgate.dev/v1alpha1\nkind: ToolPolicy\nmetadata: {name: p}\nspec:\n"
+        + specYaml;
   }
 
   @Test
   void seed000sPolicyPassesEveryRule() throws Exception {
     String seed = Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"));
 
-    for (String rule : List.of(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, ToolPolicyRules.TRANSPORT_LEAVES_RESERVE,
-        ToolPolicyRules.AGENT_BEFORE_JOURNEY, ToolPolicyRules.UPSTREAMS, ToolPolicyRules.ATTEMPTS, ToolPolicyRules.RATIOS, ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
-        ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP)) {
+    for (String rule :
+        List.of(
+            ToolPolicyRules.BACKEND_BEFORE_TRANSPORT,
+            ToolPolicyRules.TRANSPORT_LEAVES_RESERVE,
+            ToolPolicyRules.AGENT_BEFORE_JOURNEY,
+            ToolPolicyRules.UPSTREAMS,
+            ToolPolicyRules.ATTEMPTS,
+            ToolPolicyRules.RATIOS,
+            ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
+            ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP)) {
       assertThat(holds(rule, seed)).as(rule).isTrue();
     }
   }
 
   @Test
   void budgetLayersMustNestWithTheDefaultsFillingTheGaps() throws Exception {
-    assertThat(holds(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, spec("  budget: {backendMs: 12000}\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, spec("  budget: {backendMs: 9000}\n"))).isTrue();
-    assertThat(holds(ToolPolicyRules.TRANSPORT_LEAVES_RESERVE, spec("  budget: {transportMs: 13000}\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.AGENT_BEFORE_JOURNEY, spec("  budget: {agentMs: 20000}\n"))).isFalse();
+    assertThat(
+            holds(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, spec("  budget: {backendMs: 12000}\n")))
+        .isFalse();
+    assertThat(
+            holds(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, spec("  budget: {backendMs: 9000}\n")))
+        .isTrue();
+    assertThat(
+            holds(
+                ToolPolicyRules.TRANSPORT_LEAVES_RESERVE, spec("  budget: {transportMs: 13000}\n")))
+        .isFalse();
+    assertThat(holds(ToolPolicyRules.AGENT_BEFORE_JOURNEY, spec("  budget: {agentMs: 20000}\n")))
+        .isFalse();
     assertThat(holds(ToolPolicyRules.BACKEND_BEFORE_TRANSPORT, spec("  mode: enforce\n"))).isTrue();
   }
 
   @Test
   void upstreamsAreNamedLikePathSegmentsAndReachedOverHttp() throws Exception {
     assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  mode: enforce\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: 'a b', url: 'http://x/mcp'}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: api, url: 'ftp://x'}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: api, url: 'https://x:8443/mcp'}]\n"))).isTrue();
-    assertThat(holds(ToolPolicyRules.ATTEMPTS, spec("  tools: [{name: t, retry: {maxAttempts: 11}}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.ATTEMPTS, spec("  tools: [{name: t, retry: {maxAttempts: 0}}]\n"))).isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.UPSTREAMS,
+                spec("  upstreams: [{name: 'a b', url: 'http://x/mcp'}]\n")))
+        .isFalse();
+    assertThat(
+            holds(ToolPolicyRules.UPSTREAMS, spec("  upstreams: [{name: api, url: 'ftp://x'}]\n")))
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.UPSTREAMS,
+                spec("  upstreams: [{name: api, url: 'https://x:8443/mcp'}]\n")))
+        .isTrue();
+    assertThat(
+            holds(
+                ToolPolicyRules.ATTEMPTS, spec("  tools: [{name: t, retry: {maxAttempts: 11}}]\n")))
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.ATTEMPTS, spec("  tools: [{name: t, retry: {maxAttempts: 0}}]\n")))
+        .isFalse();
   }
 
   @Test
   void ratiosMustLieInZeroToOne() throws Exception {
-    assertThat(holds(ToolPolicyRules.RATIOS, spec("  tools: [{name: t, breaker: {failureRatio: 1.5}}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.RATIOS, spec("  tools: [{name: t, breaker: {slowCallRatio: 0.0}}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.RATIOS, spec("  tools: [{name: t, breaker: {failureRatio: 0.5}}]\n"))).isTrue();
+    assertThat(
+            holds(
+                ToolPolicyRules.RATIOS,
+                spec("  tools: [{name: t, breaker: {failureRatio: 1.5}}]\n")))
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.RATIOS,
+                spec("  tools: [{name: t, breaker: {slowCallRatio: 0.0}}]\n")))
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.RATIOS,
+                spec("  tools: [{name: t, breaker: {failureRatio: 0.5}}]\n")))
+        .isTrue();
   }
 
   @Test
   void writesAreNotRetriedWithoutAWayToFindTheirOperation() throws Exception {
-    assertThat(holds(ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
-        spec("  tools: [{name: t, effect: non_idempotent_write, retry: {maxAttempts: 2}}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
-        spec("  tools: [{name: t, retry: {maxAttempts: 2}}]\n"))).as("unlisted effect means non-idempotent").isFalse();
-    assertThat(holds(ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
-        spec("  tools: [{name: t, effect: read_only, retry: {maxAttempts: 3}}]\n"))).isTrue();
-    assertThat(holds(ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP,
-        spec("  tools: [{name: t, effect: idempotent_write, retry: {maxAttempts: 2}}]\n"))).isFalse();
-    assertThat(holds(ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP,
-        spec("  tools: [{name: t, effect: idempotent_write, retry: {maxAttempts: 2},"
-            + " idempotency: {lookup: {tool: l, argument: k}}}]\n"))).isTrue();
+    assertThat(
+            holds(
+                ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
+                spec(
+                    "  tools: [{name: t, effect: non_idempotent_write, retry: {maxAttempts: 2}}]\n")))
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
+                spec("  tools: [{name: t, retry: {maxAttempts: 2}}]\n")))
+        .as("unlisted effect means non-idempotent")
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.NON_IDEMPOTENT_NEVER_RETRIED,
+                spec("  tools: [{name: t, effect: read_only, retry: {maxAttempts: 3}}]\n")))
+        .isTrue();
+    assertThat(
+            holds(
+                ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP,
+                spec("  tools: [{name: t, effect: idempotent_write, retry: {maxAttempts: 2}}]\n")))
+        .isFalse();
+    assertThat(
+            holds(
+                ToolPolicyRules.RETRIED_WRITE_NEEDS_LOOKUP,
+                spec(
+                    "  tools: [{name: t, effect: idempotent_write, retry: {maxAttempts: 2},"
+                        + " idempotency: {lookup: {tool: l, argument: k}}}]\n")))
+        .isTrue();
   }
 }

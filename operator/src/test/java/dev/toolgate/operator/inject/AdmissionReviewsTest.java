@@ -16,30 +16,43 @@ import tools.jackson.databind.JsonNode;
 class AdmissionReviewsTest {
 
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-  private final AdmissionReviews reviews = new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS));
+  private final AdmissionReviews reviews =
+      new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS));
 
   private static String review(Pod pod, String namespace) {
     return """
         {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u-1",
          "kind":{"group":"","version":"v1","kind":"Pod"},"namespace":"%s","operation":"CREATE","object":%s}}
-        """.formatted(namespace, SERIALIZATION.asJson(pod));
+        """
+        .formatted(namespace, SERIALIZATION.asJson(pod));
   }
 
   @Test
-  void answersAnAnnotatedPodWithAPatchThatInjectsTheSidecarAndASecondReviewChangesNothing() throws Exception {
+  void answersAnAnnotatedPodWithAPatchThatInjectsTheSidecarAndASecondReviewChangesNothing()
+      throws Exception {
     Pod pod = SERIALIZATION.unmarshal(Files.readString(SidecarInjectorTest.POD), Pod.class);
 
-    AdmissionReview answer = SERIALIZATION.unmarshal(reviews.review(review(pod, "ops")), AdmissionReview.class);
+    AdmissionReview answer =
+        SERIALIZATION.unmarshal(reviews.review(review(pod, "ops")), AdmissionReview.class);
 
     assertThat(answer.getResponse().getUid()).isEqualTo("u-1");
     assertThat(answer.getResponse().getAllowed()).isTrue();
     assertThat(answer.getResponse().getPatchType()).isEqualTo("JSONPatch");
-    String patch = new String(Base64.getDecoder().decode(answer.getResponse().getPatch()), StandardCharsets.UTF_8);
-    Pod injected = SERIALIZATION.convertValue(JsonPatch.apply(SERIALIZATION.unmarshal(patch, JsonNode.class),
-        SERIALIZATION.convertValue(pod, JsonNode.class)), Pod.class);
-    assertThat(injected.getSpec().getInitContainers()).extracting(c -> c.getName()).containsExactly("toolgate-sidecar");
+    String patch =
+        new String(
+            Base64.getDecoder().decode(answer.getResponse().getPatch()), StandardCharsets.UTF_8);
+    Pod injected =
+        SERIALIZATION.convertValue(
+            JsonPatch.apply(
+                SERIALIZATION.unmarshal(patch, JsonNode.class),
+                SERIALIZATION.convertValue(pod, JsonNode.class)),
+            Pod.class);
+    assertThat(injected.getSpec().getInitContainers())
+        .extracting(c -> c.getName())
+        .containsExactly("toolgate-sidecar");
 
-    AdmissionReview again = SERIALIZATION.unmarshal(reviews.review(review(injected, "ops")), AdmissionReview.class);
+    AdmissionReview again =
+        SERIALIZATION.unmarshal(reviews.review(review(injected, "ops")), AdmissionReview.class);
     assertThat(again.getResponse().getPatch()).isNull();
     assertThat(again.getResponse().getStatus().getMessage()).isEqualTo("already injected");
   }
@@ -48,7 +61,8 @@ class AdmissionReviewsTest {
   void admitsAPodItSkipsUnchanged() throws Exception {
     Pod pod = SERIALIZATION.unmarshal(Files.readString(SidecarInjectorTest.POD), Pod.class);
 
-    AdmissionReview answer = SERIALIZATION.unmarshal(reviews.review(review(pod, "toolgate")), AdmissionReview.class);
+    AdmissionReview answer =
+        SERIALIZATION.unmarshal(reviews.review(review(pod, "toolgate")), AdmissionReview.class);
 
     assertThat(answer.getResponse().getAllowed()).isTrue();
     assertThat(answer.getResponse().getPatch()).isNull();
@@ -56,6 +70,7 @@ class AdmissionReviewsTest {
 
   @Test
   void refusesSomethingThatIsNotAReview() {
-    assertThatThrownBy(() -> reviews.review("{\"kind\":\"AdmissionReview\"}")).hasMessageContaining("without a request");
+    assertThatThrownBy(() -> reviews.review("{\"kind\":\"AdmissionReview\"}"))
+        .hasMessageContaining("without a request");
   }
 }

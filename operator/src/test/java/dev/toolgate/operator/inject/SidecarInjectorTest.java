@@ -23,8 +23,16 @@ public class SidecarInjectorTest {
   public static final Path POD = Path.of("src/test/resources/golden/agent-pod.yaml");
   static final Path GOLDEN = Path.of("src/test/resources/golden/agent-pod.patch.json");
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-  public static final InjectionOptions OPTIONS = new InjectionOptions("ghcr.io/toolgate/sidecar:0.1.0", "50m", "96Mi",
-      "160Mi", "", "toolgate", true, "toolgate-approval-key");
+  public static final InjectionOptions OPTIONS =
+      new InjectionOptions(
+          "ghcr.io/toolgate/sidecar:0.1.0",
+          "50m",
+          "96Mi",
+          "160Mi",
+          "",
+          "toolgate",
+          true,
+          "toolgate-approval-key");
 
   private final SidecarInjector injector = new SidecarInjector(OPTIONS);
 
@@ -33,8 +41,10 @@ public class SidecarInjectorTest {
   }
 
   private static Pod apply(Pod pod, String patch) {
-    JsonNode patched = JsonPatch.apply(SERIALIZATION.unmarshal(patch, JsonNode.class),
-        SERIALIZATION.convertValue(pod, JsonNode.class));
+    JsonNode patched =
+        JsonPatch.apply(
+            SERIALIZATION.unmarshal(patch, JsonNode.class),
+            SERIALIZATION.convertValue(pod, JsonNode.class));
     return SERIALIZATION.convertValue(patched, Pod.class);
   }
 
@@ -57,12 +67,17 @@ public class SidecarInjectorTest {
     assertThat(sidecar.getRestartPolicy()).isEqualTo("Always");
     assertThat(sidecar.getStartupProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(sidecar.getArgs()).containsExactly("--config", "/etc/toolgate/config/sidecar.yaml");
-    assertThat(injected.getSpec().getVolumes()).anySatisfy(v ->
-        assertThat(v.getConfigMap() == null ? null : v.getConfigMap().getName()).isEqualTo("toolgate-deployment-tools"));
+    assertThat(injected.getSpec().getVolumes())
+        .anySatisfy(
+            v ->
+                assertThat(v.getConfigMap() == null ? null : v.getConfigMap().getName())
+                    .isEqualTo("toolgate-deployment-tools"));
     Container agent = injected.getSpec().getContainers().get(0);
-    assertThat(agent.getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+    assertThat(agent.getEnv())
+        .extracting(e -> e.getName() + "=" + e.getValue())
         .contains("LOG_LEVEL=info", "TOOLGATE_MCP_BASE_URL=http://127.0.0.1:15000/mcp");
-    assertThat(injected.getMetadata().getAnnotations()).containsEntry("toolgate.dev/injected", "policy=deployment-tools");
+    assertThat(injected.getMetadata().getAnnotations())
+        .containsEntry("toolgate.dev/injected", "policy=deployment-tools");
   }
 
   @Test
@@ -88,48 +103,66 @@ public class SidecarInjectorTest {
     assertThat(injector.decide(pod(), "ops").inject()).isTrue();
     assertThat(injector.decide(injected, "ops").reasons()).containsExactly("already injected");
     assertThat(injector.decide(plain, "ops").inject()).isFalse();
-    assertThat(injector.decide(pod(), "toolgate").reasons().get(0)).contains("operator's namespace");
+    assertThat(injector.decide(pod(), "toolgate").reasons().get(0))
+        .contains("operator's namespace");
   }
 
   @Test
   void addsARegularContainerWhereNativeSidecarsAreMissing() throws Exception {
-    SidecarInjector old = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi", "", "toolgate", false, "k"));
+    SidecarInjector old =
+        new SidecarInjector(
+            new InjectionOptions("img", "50m", "96Mi", "160Mi", "", "toolgate", false, "k"));
 
     Pod injected = apply(pod(), old.patch(pod()));
 
     assertThat(injected.getSpec().getInitContainers()).isNullOrEmpty();
-    assertThat(injected.getSpec().getContainers()).extracting(Container::getName).containsExactly("toolgate-sidecar", "agent");
+    assertThat(injected.getSpec().getContainers())
+        .extracting(Container::getName)
+        .containsExactly("toolgate-sidecar", "agent");
   }
 
   @Test
   void mapsTheImagesClientModeArchiveWhenNoJavaOptionsAreGiven() throws Exception {
-    SidecarInjector plain = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi", "", "toolgate",
-        true, "k"));
+    SidecarInjector plain =
+        new SidecarInjector(
+            new InjectionOptions("img", "50m", "96Mi", "160Mi", "", "toolgate", true, "k"));
 
     Pod injected = apply(pod(), plain.patch(pod()));
 
-    assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+    assertThat(injected.getSpec().getInitContainers().get(0).getEnv())
+        .extracting(e -> e.getName() + "=" + e.getValue())
         .containsExactly("JDK_JAVA_OPTIONS=-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa");
   }
 
   @Test
   void passesTheJavaOptionsToTheSidecarJvmOnly() throws Exception {
-    SidecarInjector compact = new SidecarInjector(new InjectionOptions("img", "50m", "96Mi", "160Mi",
-        " -XX:TieredStopAtLevel=1 ", "toolgate", true, "k"));
+    SidecarInjector compact =
+        new SidecarInjector(
+            new InjectionOptions(
+                "img", "50m", "96Mi", "160Mi", " -XX:TieredStopAtLevel=1 ", "toolgate", true, "k"));
 
     Pod injected = apply(pod(), compact.patch(pod()));
 
-    assertThat(injected.getSpec().getInitContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
-        .containsExactly("JDK_JAVA_OPTIONS=-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa -XX:TieredStopAtLevel=1");
-    assertThat(injected.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName())
+    assertThat(injected.getSpec().getInitContainers().get(0).getEnv())
+        .extracting(e -> e.getName() + "=" + e.getValue())
+        .containsExactly(
+            "JDK_JAVA_OPTIONS=-XX:SharedArchiveFile=/app/toolgate-sidecar-client.jsa -XX:TieredStopAtLevel=1");
+    assertThat(injected.getSpec().getContainers().get(0).getEnv())
+        .extracting(e -> e.getName())
         .doesNotContain("JDK_JAVA_OPTIONS");
   }
 
   @Test
   void refusesJavaOptionsThatAreNotOptions() {
-    assertThatThrownBy(() -> new InjectionOptions("img", "50m", "96Mi", "160Mi", "-Xss1m -jar other.jar", "toolgate",
-        true, "k")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'-Xss1m -jar other.jar'");
-    assertThatThrownBy(() -> new InjectionOptions("img", "50m", "96Mi", "160Mi", "Main", "toolgate", true, "k"))
+    assertThatThrownBy(
+            () ->
+                new InjectionOptions(
+                    "img", "50m", "96Mi", "160Mi", "-Xss1m -jar other.jar", "toolgate", true, "k"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'-Xss1m -jar other.jar'");
+    assertThatThrownBy(
+            () ->
+                new InjectionOptions("img", "50m", "96Mi", "160Mi", "Main", "toolgate", true, "k"))
         .hasMessageContaining("each starting with '-'");
   }
 }

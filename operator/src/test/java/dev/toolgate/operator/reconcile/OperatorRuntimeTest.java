@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,13 +37,20 @@ class OperatorRuntimeTest {
   }
 
   private OperatorRuntime runtime(String identity) {
-    ToolPolicyReconciler reconciler = new ToolPolicyReconciler(client,
-        RenderOptions.injected("toolgate-hazelcast.toolgate.svc", null), Clock.systemUTC());
+    ToolPolicyReconciler reconciler =
+        new ToolPolicyReconciler(
+            client,
+            RenderOptions.injected("toolgate-hazelcast.toolgate.svc", null),
+            Clock.systemUTC());
     return new OperatorRuntime(client, reconciler, "toolgate", identity, Duration.ofSeconds(3));
   }
 
   private ConfigMap active() {
-    return client.configMaps().inNamespace("ops").withName(Revisions.activeName("deployment-tools")).get();
+    return client
+        .configMaps()
+        .inNamespace("ops")
+        .withName(Revisions.activeName("deployment-tools"))
+        .get();
   }
 
   @Test
@@ -59,21 +65,36 @@ class OperatorRuntimeTest {
     await().atMost(Duration.ofSeconds(15)).until(() -> first.leading() || second.leading());
     assertThat(first.leading() && second.leading()).as("never two leaders").isFalse();
 
-    ToolPolicy policy = SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml")));
+    ToolPolicy policy =
+        SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml")));
     client.resources(ToolPolicy.class).inNamespace("ops").resource(policy).create();
     await().atMost(Duration.ofSeconds(15)).until(() -> active() != null);
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1");
 
-    ToolPolicy changed = SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"))
-        .replace("backendMs: 7000", "backendMs: 6000"));
-    // The operator writes the status concurrently: like kubectl, retry on a conflict with a fresh read.
-    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
-      ToolPolicy current = client.resources(ToolPolicy.class).inNamespace("ops").withName("deployment-tools").get();
-      current.setSpec(changed.getSpec());
-      client.resources(ToolPolicy.class).inNamespace("ops").resource(current).update();
-    });
+    ToolPolicy changed =
+        SidecarConfigRenderer.parse(
+            Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"))
+                .replace("backendMs: 7000", "backendMs: 6000"));
+    // The operator writes the status concurrently: like kubectl, retry on a conflict with a fresh
+    // read.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              ToolPolicy current =
+                  client
+                      .resources(ToolPolicy.class)
+                      .inNamespace("ops")
+                      .withName("deployment-tools")
+                      .get();
+              current.setSpec(changed.getSpec());
+              client.resources(ToolPolicy.class).inNamespace("ops").resource(current).update();
+            });
 
-    await().atMost(Duration.ofSeconds(15)).until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("revision: 2"));
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("revision: 2"));
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 6000");
   }
 }

@@ -1,6 +1,5 @@
 package dev.toolgate.operator.reconcile;
 
-import dev.toolgate.policy.config.SharedStateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.operator.crd.ToolPolicy;
@@ -8,6 +7,7 @@ import dev.toolgate.operator.crd.ToolPolicyStatus;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.policy.config.SharedStateOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -28,21 +28,39 @@ class ToolPolicyReconcilerTest {
 
   KubernetesClient client;
   private ToolPolicyReconciler reconciler;
-  private final java.util.Map<String, String> published = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<String, String> published =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   @BeforeEach
   void setUp() throws Exception {
     try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
       client.apiextensions().v1().customResourceDefinitions().load(crd).create();
     }
-    reconciler = new ToolPolicyReconciler(client,
-        new RenderOptions(0, "ops-assistant", SharedStateOptions.Mode.CLIENT, "toolgate-hazelcast.toolgate.svc",
-            List.of(), null, null, RenderOptions.INJECTED_ADMIN_HOST, null, null, null, null, null),
-        Clock.systemUTC(), published::put);
+    reconciler =
+        new ToolPolicyReconciler(
+            client,
+            new RenderOptions(
+                0,
+                "ops-assistant",
+                SharedStateOptions.Mode.CLIENT,
+                "toolgate-hazelcast.toolgate.svc",
+                List.of(),
+                null,
+                null,
+                RenderOptions.INJECTED_ADMIN_HOST,
+                null,
+                null,
+                null,
+                null,
+                null),
+            Clock.systemUTC(),
+            published::put);
   }
 
   private ToolPolicy apply(String backendMs) throws Exception {
-    String yaml = Files.readString(Path.of("../e2e/demo/toolpolicy.yaml")).replace("backendMs: 7000", "backendMs: " + backendMs);
+    String yaml =
+        Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"))
+            .replace("backendMs: 7000", "backendMs: " + backendMs);
     ToolPolicy policy = SidecarConfigRenderer.parse(yaml);
     ToolPolicy existing = client.resources(ToolPolicy.class).inNamespace(NS).withName(NAME).get();
     if (existing == null) {
@@ -64,7 +82,12 @@ class ToolPolicyReconcilerTest {
   }
 
   private List<ConfigMap> revisions() {
-    return client.configMaps().inNamespace(NS).withLabel(Revisions.LABEL_REVISION).list().getItems();
+    return client
+        .configMaps()
+        .inNamespace(NS)
+        .withLabel(Revisions.LABEL_REVISION)
+        .list()
+        .getItems();
   }
 
   private ConfigMap active() {
@@ -72,7 +95,10 @@ class ToolPolicyReconcilerTest {
   }
 
   private static ToolPolicyStatus.Condition condition(ToolPolicy p, String type) {
-    return p.getStatus().conditions.stream().filter(c -> type.equals(c.type)).findFirst().orElseThrow();
+    return p.getStatus().conditions.stream()
+        .filter(c -> type.equals(c.type))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -81,18 +107,25 @@ class ToolPolicyReconcilerTest {
 
     reconciler.reconcile(NS, NAME);
 
-    assertThat(revisions()).singleElement().satisfies(cm -> {
-      assertThat(cm.getMetadata().getName()).isEqualTo("deployment-tools-r1");
-      assertThat(cm.getImmutable()).isTrue();
-      assertThat(cm.getMetadata().getOwnerReferences()).singleElement()
-          .satisfies(o -> assertThat(o.getKind()).isEqualTo("ToolPolicy"));
-    });
-    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
+    assertThat(revisions())
+        .singleElement()
+        .satisfies(
+            cm -> {
+              assertThat(cm.getMetadata().getName()).isEqualTo("deployment-tools-r1");
+              assertThat(cm.getImmutable()).isTrue();
+              assertThat(cm.getMetadata().getOwnerReferences())
+                  .singleElement()
+                  .satisfies(o -> assertThat(o.getKind()).isEqualTo("ToolPolicy"));
+            });
+    assertThat(active().getData().get(Revisions.CONFIG_KEY))
+        .contains("revision: 1")
+        .contains("backendMs: 7000");
     ToolPolicy p = current();
     assertThat(p.getStatus().activeRevision).isEqualTo(1);
     assertThat(condition(p, "Ready").status).isEqualTo("True");
     assertThat(condition(p, "Valid").status).isEqualTo("True");
-    assertThat(published.get("ops/deployment-tools")).isEqualTo(active().getData().get(Revisions.CONFIG_KEY))
+    assertThat(published.get("ops/deployment-tools"))
+        .isEqualTo(active().getData().get(Revisions.CONFIG_KEY))
         .contains("configKey: \"ops/deployment-tools\"");
   }
 
@@ -107,7 +140,9 @@ class ToolPolicyReconcilerTest {
     reconciler.reconcile(NS, NAME);
 
     assertThat(revisions()).hasSize(2);
-    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 2").contains("backendMs: 6000");
+    assertThat(active().getData().get(Revisions.CONFIG_KEY))
+        .contains("revision: 2")
+        .contains("backendMs: 6000");
     assertThat(current().getStatus().previousRevision).isEqualTo(1);
   }
 
@@ -123,7 +158,8 @@ class ToolPolicyReconcilerTest {
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 7000");
     ToolPolicy p = current();
     assertThat(condition(p, "Valid").status).isEqualTo("False");
-    assertThat(condition(p, "Valid").message).contains("budget.backendMs (60000) must be < budget.transportMs (10000)");
+    assertThat(condition(p, "Valid").message)
+        .contains("budget.backendMs (60000) must be < budget.transportMs (10000)");
     assertThat(p.getStatus().activeRevision).isEqualTo(1);
     assertThat(client.v1().events().inNamespace(NS).list().getItems())
         .anySatisfy(e -> assertThat(e.getMessage()).contains("revision 1 stays active"));
@@ -139,10 +175,14 @@ class ToolPolicyReconcilerTest {
     askRollbackTo("1");
     reconciler.reconcile(NS, NAME);
 
-    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
+    assertThat(active().getData().get(Revisions.CONFIG_KEY))
+        .contains("revision: 1")
+        .contains("backendMs: 7000");
     assertThat(current().getStatus().activeRevision).isEqualTo(1);
     assertThat(current().getStatus().activeReason).contains("rolled back to revision 1");
-    assertThat(current().getStatus().history).extracting(a -> a.revision).containsExactly(1L, 2L, 1L);
+    assertThat(current().getStatus().history)
+        .extracting(a -> a.revision)
+        .containsExactly(1L, 2L, 1L);
     assertThat(published.get("ops/deployment-tools")).contains("revision: 1");
     assertThat(revisions()).hasSize(2);
   }
@@ -159,9 +199,13 @@ class ToolPolicyReconcilerTest {
     askRollbackTo("1");
     reconciler.reconcile(NS, NAME);
 
-    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("revision: 1").contains("backendMs: 7000");
+    assertThat(active().getData().get(Revisions.CONFIG_KEY))
+        .contains("revision: 1")
+        .contains("backendMs: 7000");
     assertThat(current().getStatus().activeRevision).isEqualTo(1);
-    assertThat(condition(current(), "Valid").status).as("the spec itself is still invalid").isEqualTo("False");
+    assertThat(condition(current(), "Valid").status)
+        .as("the spec itself is still invalid")
+        .isEqualTo("False");
     assertThat(condition(current(), "Ready").status).isEqualTo("True");
     assertThat(revisions()).as("no revision rendered from the invalid spec").hasSize(2);
   }
@@ -174,7 +218,8 @@ class ToolPolicyReconcilerTest {
 
     reconciler.reconcile(NS, NAME);
 
-    assertThat(condition(current(), "Valid").message).contains("rollback to revision 9 asked, but it does not exist");
+    assertThat(condition(current(), "Valid").message)
+        .contains("rollback to revision 9 asked, but it does not exist");
     assertThat(current().getStatus().activeRevision).isEqualTo(1);
   }
 
@@ -200,7 +245,8 @@ class ToolPolicyReconcilerTest {
     }
 
     assertThat(revisions()).hasSize(Revisions.KEPT);
-    assertThat(revisions()).noneMatch(cm -> cm.getMetadata().getName().equals("deployment-tools-r1"));
+    assertThat(revisions())
+        .noneMatch(cm -> cm.getMetadata().getName().equals("deployment-tools-r1"));
     assertThat(current().getStatus().activeRevision).isEqualTo(12);
   }
 }

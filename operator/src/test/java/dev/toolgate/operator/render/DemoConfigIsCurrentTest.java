@@ -1,8 +1,8 @@
 package dev.toolgate.operator.render;
 
-import dev.toolgate.policy.config.SharedStateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,16 +18,33 @@ class DemoConfigIsCurrentTest {
 
   static final Path TOOL_POLICY = Path.of("../e2e/demo/toolpolicy.yaml");
   static final Path DEMO_CONFIG = Path.of("../e2e/demo/sidecar.yaml");
-  static final RenderOptions DEMO = new RenderOptions(1, "demo", SharedStateOptions.Mode.EMBEDDED, null, List.of(), "target/approval.key",
-      null, "127.0.0.1", 5701, Map.of("deployment-api", "http://127.0.0.1:18080/mcp"), null, null, null);
+  static final RenderOptions DEMO =
+      new RenderOptions(
+          1,
+          "demo",
+          SharedStateOptions.Mode.EMBEDDED,
+          null,
+          List.of(),
+          "target/approval.key",
+          null,
+          "127.0.0.1",
+          5701,
+          Map.of("deployment-api", "http://127.0.0.1:18080/mcp"),
+          null,
+          null,
+          null);
 
   @Test
   void theDemoConfigurationIsTheRenderedToolPolicy() throws Exception {
-    String rendered = SidecarConfigRenderer.render(SidecarConfigRenderer.parse(Files.readString(TOOL_POLICY)), DEMO);
+    String rendered =
+        SidecarConfigRenderer.render(
+            SidecarConfigRenderer.parse(Files.readString(TOOL_POLICY)), DEMO);
     if (Boolean.getBoolean("toolgate.regenerate")) {
       Files.writeString(DEMO_CONFIG, rendered);
     }
 
-    assertThat(Files.readString(DEMO_CONFIG)).as("e2e/demo/sidecar.yaml is stale: regenerate it").isEqualTo(rendered);
+    assertThat(Files.readString(DEMO_CONFIG))
+        .as("e2e/demo/sidecar.yaml is stale: regenerate it")
+        .isEqualTo(rendered);
   }
 }

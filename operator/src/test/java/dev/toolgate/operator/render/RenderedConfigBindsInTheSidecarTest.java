@@ -30,18 +30,43 @@ class RenderedConfigBindsInTheSidecarTest {
 
   @Test
   void anInjectedSidecarsConfigurationBindsToTheRecordTheRendererBuilt() throws Exception {
-    RenderOptions options = new RenderOptions(4, "ops-assistant", SharedStateOptions.Mode.CLIENT,
-        "toolgate-hazelcast.toolgate.svc", List.of(), approvalKey().toString(), null,
-        RenderOptions.INJECTED_ADMIN_HOST, null, null, null, null, 250);
+    RenderOptions options =
+        new RenderOptions(
+            4,
+            "ops-assistant",
+            SharedStateOptions.Mode.CLIENT,
+            "toolgate-hazelcast.toolgate.svc",
+            List.of(),
+            approvalKey().toString(),
+            null,
+            RenderOptions.INJECTED_ADMIN_HOST,
+            null,
+            null,
+            null,
+            null,
+            250);
 
-    assertThat(readBySidecar(options)).isEqualTo(SidecarConfigRenderer.config(demoPolicy(), options));
+    assertThat(readBySidecar(options))
+        .isEqualTo(SidecarConfigRenderer.config(demoPolicy(), options));
   }
 
   @Test
   void aLocalRunsConfigurationBindsToTheRecordTheRendererBuilt() throws Exception {
-    RenderOptions options = new RenderOptions(1, "demo", SharedStateOptions.Mode.LOCAL, null, List.of(),
-        approvalKey().toString(), null, null, null, Map.of("deployment-api", "http://127.0.0.1:18080/mcp"),
-        16000, 16020, null);
+    RenderOptions options =
+        new RenderOptions(
+            1,
+            "demo",
+            SharedStateOptions.Mode.LOCAL,
+            null,
+            List.of(),
+            approvalKey().toString(),
+            null,
+            null,
+            null,
+            Map.of("deployment-api", "http://127.0.0.1:18080/mcp"),
+            16000,
+            16020,
+            null);
 
     SidecarConfig read = readBySidecar(options);
 
@@ -52,7 +77,9 @@ class RenderedConfigBindsInTheSidecarTest {
 
   @Test
   void renderingWithNoOptionsGivesAFileTheSidecarAccepts() throws Exception {
-    ToolPolicy readsOnly = SidecarConfigRenderer.parse("""
+    ToolPolicy readsOnly =
+        SidecarConfigRenderer.parse(
+            """
         apiVersion: toolgate.dev/v1alpha1
         kind: ToolPolicy
         metadata: {name: reads, namespace: agents}
@@ -75,7 +102,8 @@ class RenderedConfigBindsInTheSidecarTest {
 
     assertThatThrownBy(() -> bind(SidecarConfigRenderer.render(demoPolicy(), none)))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("approvals.keyFile: cannot read " + RenderOptions.DEFAULT_APPROVAL_KEY_FILE);
+        .hasMessageContaining(
+            "approvals.keyFile: cannot read " + RenderOptions.DEFAULT_APPROVAL_KEY_FILE);
   }
 
   private SidecarConfig readBySidecar(RenderOptions options) throws Exception {

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 class RevisionsTest {
 
   private static List<Revisions.Existing> existing(String... hashes) {
-    return LongStream.range(0, hashes.length).mapToObj(i -> new Revisions.Existing(i + 1, hashes[(int) i])).toList();
+    return LongStream.range(0, hashes.length)
+        .mapToObj(i -> new Revisions.Existing(i + 1, hashes[(int) i]))
+        .toList();
   }
 
   @Test
@@ -40,7 +42,8 @@ class RevisionsTest {
   @Test
   void aRollbackActivatesAnExistingRevisionAndRefusesAMissingOne() {
     assertThat(Revisions.plan("h2", existing("h1", "h2"), 1L, 2).active()).isEqualTo(1);
-    assertThat(Revisions.plan("h2", existing("h1", "h2"), 5L, 2).error()).contains("does not exist");
+    assertThat(Revisions.plan("h2", existing("h1", "h2"), 5L, 2).error())
+        .contains("does not exist");
   }
 
   @Test

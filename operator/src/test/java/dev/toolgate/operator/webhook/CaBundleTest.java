@@ -19,22 +19,46 @@ class CaBundleTest {
 
   @Test
   void patchesTheCaIntoEveryWebhookOfTheConfigurationOnce() {
-    client.admissionRegistration().v1().mutatingWebhookConfigurations().resource(new MutatingWebhookConfigurationBuilder()
-            .withNewMetadata().withName("toolgate-injector").endMetadata()
-            .addNewWebhook().withName("inject.toolgate.dev").withNewClientConfig()
-            .withNewService().withName("toolgate-webhook").withNamespace("toolgate").withPath("/mutate").endService()
-            .endClientConfig().withAdmissionReviewVersions("v1").withSideEffects("None").endWebhook()
-            .build())
+    client
+        .admissionRegistration()
+        .v1()
+        .mutatingWebhookConfigurations()
+        .resource(
+            new MutatingWebhookConfigurationBuilder()
+                .withNewMetadata()
+                .withName("toolgate-injector")
+                .endMetadata()
+                .addNewWebhook()
+                .withName("inject.toolgate.dev")
+                .withNewClientConfig()
+                .withNewService()
+                .withName("toolgate-webhook")
+                .withNamespace("toolgate")
+                .withPath("/mutate")
+                .endService()
+                .endClientConfig()
+                .withAdmissionReviewVersions("v1")
+                .withSideEffects("None")
+                .endWebhook()
+                .build())
         .create();
-    String ca = WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), Instant.now()).caPem();
+    String ca =
+        WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), Instant.now())
+            .caPem();
 
     assertThat(CaBundle.ensure(client, "toolgate-injector", ca)).isEqualTo(1);
     assertThat(CaBundle.ensure(client, "toolgate-injector", ca)).as("idempotent").isZero();
 
     MutatingWebhookConfiguration patched =
-        client.admissionRegistration().v1().mutatingWebhookConfigurations().withName("toolgate-injector").get();
+        client
+            .admissionRegistration()
+            .v1()
+            .mutatingWebhookConfigurations()
+            .withName("toolgate-injector")
+            .get();
     String bundle = patched.getWebhooks().get(0).getClientConfig().getCaBundle();
-    assertThat(new String(Base64.getDecoder().decode(bundle), StandardCharsets.UTF_8)).isEqualTo(ca);
+    assertThat(new String(Base64.getDecoder().decode(bundle), StandardCharsets.UTF_8))
+        .isEqualTo(ca);
   }
 
   @Test

@@ -39,7 +39,8 @@ class WebhookServerTest {
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     trust.setCertificateEntry("ca", certs.ca());
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(trust);
     SSLContext tls = SSLContext.getInstance("TLSv1.3");
     tls.init(null, tmf.getTrustManagers(), null);
@@ -51,19 +52,28 @@ class WebhookServerTest {
     Pod pod = json.unmarshal(Files.readString(SidecarInjectorTest.POD), Pod.class);
     return "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\","
         + "\"kind\":{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"},\"namespace\":\"ops\",\"object\":"
-        + json.asJson(pod) + "}}";
+        + json.asJson(pod)
+        + "}}";
   }
 
   @Test
   void answersAReviewOverTlsWithTheGeneratedCertificate() throws Exception {
-    WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost", "127.0.0.1"), Instant.now());
-    server = WebhookServer.start("127.0.0.1", 0, certs,
-        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+    WebhookCertificates certs =
+        WebhookCertificates.generate(List.of("localhost", "127.0.0.1"), Instant.now());
+    server =
+        WebhookServer.start(
+            "127.0.0.1",
+            0,
+            certs,
+            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
 
-    HttpResponse<String> response = trusting(certs).send(
-        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
-            .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        trusting(certs)
+            .send(
+                HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+                    .POST(HttpRequest.BodyPublishers.ofString(review()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).contains("\"patchType\":\"JSONPatch\"").contains("\"uid\":\"u\"");
@@ -74,29 +84,46 @@ class WebhookServerTest {
   void aClientThatDoesNotTrustTheCaCannotTalkToIt() throws Exception {
     WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
     WebhookCertificates other = WebhookCertificates.generate(List.of("localhost"), Instant.now());
-    server = WebhookServer.start("127.0.0.1", 0, certs,
-        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+    server =
+        WebhookServer.start(
+            "127.0.0.1",
+            0,
+            certs,
+            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> trusting(other).send(
-            HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
-            HttpResponse.BodyHandlers.ofString()))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                trusting(other)
+                    .send(
+                        HttpRequest.newBuilder(
+                                URI.create("https://localhost:" + server.port() + "/mutate"))
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build(),
+                        HttpResponse.BodyHandlers.ofString()))
         .isInstanceOf(SSLHandshakeException.class);
   }
 
   @Test
-  void servesCertificatesIssuedByCertManagerFromTheirMountedSecret(@TempDir Path mounted) throws Exception {
+  void servesCertificatesIssuedByCertManagerFromTheirMountedSecret(@TempDir Path mounted)
+      throws Exception {
     WebhookCertificates issued = WebhookCertificates.generate(List.of("localhost"), Instant.now());
     issued.writeTo(mounted);
 
     WebhookCertificates loaded = WebhookCertificates.load(mounted);
-    server = WebhookServer.start("127.0.0.1", 0, loaded,
-        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+    server =
+        WebhookServer.start(
+            "127.0.0.1",
+            0,
+            loaded,
+            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
 
-    HttpResponse<String> response = trusting(issued).send(
-        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
-            .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        trusting(issued)
+            .send(
+                HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+                    .POST(HttpRequest.BodyPublishers.ofString(review()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(loaded.server()).isEqualTo(issued.server());
   }
@@ -104,13 +131,20 @@ class WebhookServerTest {
   @Test
   void refusesGarbageWith400() throws Exception {
     WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
-    server = WebhookServer.start("127.0.0.1", 0, certs,
-        new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+    server =
+        WebhookServer.start(
+            "127.0.0.1",
+            0,
+            certs,
+            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
 
-    HttpResponse<String> response = trusting(certs).send(
-        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
-            .POST(HttpRequest.BodyPublishers.ofString("not json")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        trusting(certs)
+            .send(
+                HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/mutate"))
+                    .POST(HttpRequest.BodyPublishers.ofString("not json"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
 
     assertThat(response.statusCode()).isEqualTo(400);
   }
@@ -118,7 +152,8 @@ class WebhookServerTest {
   @Test
   void rotatesWhenLessThanAThirdOfTheValidityIsLeft() {
     Instant issued = Instant.parse("2026-01-01T00:00:00Z");
-    WebhookCertificates certs = WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), issued);
+    WebhookCertificates certs =
+        WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), issued);
 
     assertThat(certs.needsRotation(issued.plus(java.time.Duration.ofDays(50)))).isFalse();
     assertThat(certs.needsRotation(issued.plus(java.time.Duration.ofDays(61)))).isTrue();

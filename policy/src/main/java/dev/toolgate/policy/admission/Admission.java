@@ -40,12 +40,20 @@ public final class Admission {
 
   public static Decision decide(ToolRule rule, boolean blockWrites, ApprovalStatus approval) {
     if (blockWrites && rule.effect().isWrite()) {
-      return new Decision(false, AgentCode.WRITES_BLOCKED,
-          List.of("the kill switch blocks writes; " + rule.name() + " is a " + rule.effect().wireName()));
+      return new Decision(
+          false,
+          AgentCode.WRITES_BLOCKED,
+          List.of(
+              "the kill switch blocks writes; "
+                  + rule.name()
+                  + " is a "
+                  + rule.effect().wireName()));
     }
     if (rule.approval() == Approval.HUMAN_REQUIRED) {
       if (!approval.present()) {
-        return new Decision(false, AgentCode.APPROVAL_REQUIRED,
+        return new Decision(
+            false,
+            AgentCode.APPROVAL_REQUIRED,
             List.of(rule.name() + " needs a human's approval for this exact call"));
       }
       if (approval.refusal() != null) {
@@ -53,6 +61,7 @@ public final class Admission {
       }
       return new Decision(true, null, List.of("kill switch off or not a write", "approval valid"));
     }
-    return new Decision(true, null, List.of("kill switch off or not a write", "no approval needed"));
+    return new Decision(
+        true, null, List.of("kill switch off or not a write", "no approval needed"));
   }
 }

@@ -4,8 +4,8 @@ import java.util.function.Predicate;
 
 /**
  * Checks a verified token's claims against the call: the right tool, the same arguments, not
- * expired, not used before. Signature checking is the caller's (it holds the key); this is the
- * part that decides. Pure.
+ * expired, not used before. Signature checking is the caller's (it holds the key); this is the part
+ * that decides. Pure.
  */
 public final class ApprovalCheck {
 

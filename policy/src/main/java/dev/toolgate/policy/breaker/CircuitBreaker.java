@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  *       reaches {@code slowCallRatio}, the breaker opens.
  *   <li><b>Open</b>: calls are refused at once. After {@code openSeconds} the next call finds it
  *       half-open.
- *   <li><b>Half-open</b>: at most {@code concurrentProbes} probe calls at a time; {@code probeCalls}
- *       successful probes close it (with an empty window), one failed probe reopens it.
+ *   <li><b>Half-open</b>: at most {@code concurrentProbes} probe calls at a time; {@code
+ *       probeCalls} successful probes close it (with an empty window), one failed probe reopens it.
  * </ul>
  *
  * <p>With peers (other replicas of the agent), the closed state decides on the sum of its window
@@ -47,8 +47,8 @@ public final class CircuitBreaker {
   }
 
   /**
-   * @param peers the other replicas' windows: while closed, the breaker decides on its own
-   *     outcomes plus theirs (those since it last closed)
+   * @param peers the other replicas' windows: while closed, the breaker decides on its own outcomes
+   *     plus theirs (those since it last closed)
    */
   public CircuitBreaker(BreakerPolicy policy, Consumer<Transition> listener, PeerWindows peers) {
     this.policy = policy;
@@ -58,7 +58,9 @@ public final class CircuitBreaker {
     this.state = new Closed(Long.MIN_VALUE);
   }
 
-  /** Asks to let a call pass at {@code nowMs}. A permitted call must end in a result or a release. */
+  /**
+   * Asks to let a call pass at {@code nowMs}. A permitted call must end in a result or a release.
+   */
   public synchronized Permission tryAcquire(long nowMs) {
     return state.tryAcquire(nowMs);
   }
@@ -69,7 +71,8 @@ public final class CircuitBreaker {
    * @param failure whether the outcome was a backend failure
    * @param durationMs how long the call took (slow calls count against the breaker)
    */
-  public synchronized void onResult(Permission permission, long nowMs, boolean failure, long durationMs) {
+  public synchronized void onResult(
+      Permission permission, long nowMs, boolean failure, long durationMs) {
     state.onResult(permission, nowMs, failure, durationMs >= policy.slowCallMs());
   }
 
@@ -157,11 +160,23 @@ public final class CircuitBreaker {
         return;
       }
       if (w.failureRatio() >= policy.failureRatio()) {
-        open(nowMs, String.format(Locale.ROOT, "failure ratio %.2f >= %.2f over %d calls",
-            w.failureRatio(), policy.failureRatio(), w.calls()));
+        open(
+            nowMs,
+            String.format(
+                Locale.ROOT,
+                "failure ratio %.2f >= %.2f over %d calls",
+                w.failureRatio(),
+                policy.failureRatio(),
+                w.calls()));
       } else if (w.slowCallRatio() >= policy.slowCallRatio()) {
-        open(nowMs, String.format(Locale.ROOT, "slow-call ratio %.2f >= %.2f over %d calls",
-            w.slowCallRatio(), policy.slowCallRatio(), w.calls()));
+        open(
+            nowMs,
+            String.format(
+                Locale.ROOT,
+                "slow-call ratio %.2f >= %.2f over %d calls",
+                w.slowCallRatio(),
+                policy.slowCallRatio(),
+                w.calls()));
       }
     }
   }
@@ -187,7 +202,10 @@ public final class CircuitBreaker {
     public Permission tryAcquire(long nowMs) {
       long reopensAt = openedAtMs + policy.openSeconds() * 1000L;
       if (nowMs < reopensAt) {
-        return new Permission(Permission.Verdict.REJECTED, CircuitState.OPEN, reopensAt - nowMs,
+        return new Permission(
+            Permission.Verdict.REJECTED,
+            CircuitState.OPEN,
+            reopensAt - nowMs,
             "the circuit is open since " + (nowMs - openedAtMs) + " ms");
       }
       HalfOpen halfOpen = new HalfOpen();
@@ -213,7 +231,10 @@ public final class CircuitBreaker {
     @Override
     public Permission tryAcquire(long nowMs) {
       if (inFlight >= policy.halfOpen().concurrentProbes()) {
-        return new Permission(Permission.Verdict.REJECTED, CircuitState.HALF_OPEN, 0,
+        return new Permission(
+            Permission.Verdict.REJECTED,
+            CircuitState.HALF_OPEN,
+            0,
             "half-open: " + inFlight + " probe(s) already running");
       }
       inFlight++;

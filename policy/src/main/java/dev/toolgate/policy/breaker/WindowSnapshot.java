@@ -10,7 +10,8 @@ package dev.toolgate.policy.breaker;
 public record WindowSnapshot(int calls, int failures, int slowCalls) {
 
   public WindowSnapshot plus(WindowSnapshot other) {
-    return new WindowSnapshot(calls + other.calls, failures + other.failures, slowCalls + other.slowCalls);
+    return new WindowSnapshot(
+        calls + other.calls, failures + other.failures, slowCalls + other.slowCalls);
   }
 
   public double failureRatio() {

@@ -34,8 +34,8 @@ public final class CallBudget {
     if (agentRemainingMs.isPresent()) {
       long agent = agentRemainingMs.getAsLong() - budget.reserveForFinalResponseMs();
       if (agent < transport) {
-        return new CallBudget(nowMs, nowMs + Math.max(0, agent), TimeoutLayer.AGENT_DEADLINE,
-            budget.backendMs());
+        return new CallBudget(
+            nowMs, nowMs + Math.max(0, agent), TimeoutLayer.AGENT_DEADLINE, budget.backendMs());
       }
     }
     return new CallBudget(nowMs, nowMs + transport, TimeoutLayer.CALL_BUDGET, budget.backendMs());

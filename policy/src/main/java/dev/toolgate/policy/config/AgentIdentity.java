@@ -7,8 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
  * deploys the sidecar (the operator), never by the agent.
  */
 public record AgentIdentity(
-    @JsonPropertyDescription("The agent's name, e.g. the Deployment's.")
-    String id) {
+    @JsonPropertyDescription("The agent's name, e.g. the Deployment's.") String id) {
   public static final String DEFAULT_ID = "local";
 
   public static final AgentIdentity DEFAULT = new AgentIdentity(null);

@@ -8,25 +8,26 @@ import java.util.List;
  * Where quota counters and idempotency records live, so that every replica of an agent sees them.
  */
 public record SharedStateOptions(
-    @JsonPropertyDescription("`local` (this process only), `embedded` (start a Hazelcast member in the "
-            + "sidecar: the no-cluster default) or `client` (join the cluster the chart "
-            + "deploys).")
-    Mode mode,
-    @JsonPropertyDescription("The Hazelcast cluster name.")
-    String clusterName,
+    @JsonPropertyDescription(
+            "`local` (this process only), `embedded` (start a Hazelcast member in the "
+                + "sidecar: the no-cluster default) or `client` (join the cluster the chart "
+                + "deploys).")
+        Mode mode,
+    @JsonPropertyDescription("The Hazelcast cluster name.") String clusterName,
     @JsonPropertyDescription("Member addresses (`host:port`); for `embedded`, the peers to join.")
-    List<String> members,
+        List<String> members,
     @JsonPropertyDescription("Client mode: discover members through this headless service's DNS.")
-    String kubernetesServiceDns,
-    @JsonPropertyDescription("Embedded mode: the member's port (0 picks a free one).")
-    Integer port,
-    @JsonPropertyDescription("What a write does when the cluster cannot be reached: `fail_closed` (refused) "
-            + "or `fail_open` (counted on local state).")
-    WhenUnavailable writesWhenUnavailable,
-    @JsonPropertyDescription("The key (`<namespace>/<policy>`) under which the operator publishes this "
-            + "sidecar's configuration; when set, a publication is applied within seconds "
-            + "(the mounted file stays the fallback).")
-    String configKey) {
+        String kubernetesServiceDns,
+    @JsonPropertyDescription("Embedded mode: the member's port (0 picks a free one).") Integer port,
+    @JsonPropertyDescription(
+            "What a write does when the cluster cannot be reached: `fail_closed` (refused) "
+                + "or `fail_open` (counted on local state).")
+        WhenUnavailable writesWhenUnavailable,
+    @JsonPropertyDescription(
+            "The key (`<namespace>/<policy>`) under which the operator publishes this "
+                + "sidecar's configuration; when set, a publication is applied within seconds "
+                + "(the mounted file stays the fallback).")
+        String configKey) {
 
   public static final String DEFAULT_CLUSTER_NAME = "toolgate";
   public static final int DEFAULT_PORT = 5701;
@@ -49,13 +50,15 @@ public record SharedStateOptions(
     FAIL_OPEN
   }
 
-  public static final SharedStateOptions DEFAULT = new SharedStateOptions(null, null, null, null, null, null, null);
+  public static final SharedStateOptions DEFAULT =
+      new SharedStateOptions(null, null, null, null, null, null, null);
 
   public SharedStateOptions {
     mode = mode == null ? Mode.EMBEDDED : mode;
     clusterName = clusterName == null ? DEFAULT_CLUSTER_NAME : clusterName;
     members = members == null ? List.of() : List.copyOf(members);
     port = port == null ? DEFAULT_PORT : port;
-    writesWhenUnavailable = writesWhenUnavailable == null ? WhenUnavailable.FAIL_CLOSED : writesWhenUnavailable;
+    writesWhenUnavailable =
+        writesWhenUnavailable == null ? WhenUnavailable.FAIL_CLOSED : writesWhenUnavailable;
   }
 }

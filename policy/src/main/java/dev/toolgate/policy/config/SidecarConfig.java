@@ -10,22 +10,21 @@ import dev.toolgate.policy.model.Policy;
  */
 public record SidecarConfig(
     @JsonPropertyDescription("The policy revision the operator rendered; 0 when written by hand.")
-    long revision,
+        long revision,
     @JsonPropertyDescription("Where agents reach upstreams, at `/mcp/<upstream>`.")
-    ListenAddress listen,
+        ListenAddress listen,
     @JsonPropertyDescription("Health, readiness, metrics and the active config.")
-    AdminOptions admin,
+        AdminOptions admin,
     @JsonPropertyDescription("Body limit, config polling, connect timeout, warm-up.")
-    RuntimeOptions runtime,
-    @JsonPropertyDescription("The key that verifies approval tokens.")
-    ApprovalOptions approvals,
-    @JsonPropertyDescription("The workload this sidecar serves.")
-    AgentIdentity agent,
+        RuntimeOptions runtime,
+    @JsonPropertyDescription("The key that verifies approval tokens.") ApprovalOptions approvals,
+    @JsonPropertyDescription("The workload this sidecar serves.") AgentIdentity agent,
     @JsonPropertyDescription("Where quota counters and idempotency records live.")
-    SharedStateOptions sharedState,
-    @JsonPropertyDescription("The policy enforced on tool calls; its fields are at the top level of the "
-            + "file.")
-    @JsonUnwrapped Policy policy) {
+        SharedStateOptions sharedState,
+    @JsonPropertyDescription(
+            "The policy enforced on tool calls; its fields are at the top level of the " + "file.")
+        @JsonUnwrapped
+        Policy policy) {
 
   public SidecarConfig {
     listen =

@@ -7,8 +7,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 
 /**
- * The names the configuration file gives to record components and enum constants. The model
- * states them once with Jackson's annotations (the operator's CRD binding reads the same ones):
+ * The names the configuration file gives to record components and enum constants. The model states
+ * them once with Jackson's annotations (the operator's CRD binding reads the same ones):
  * {@code @JsonProperty} renames a component or a constant, {@code @JsonValue} names an enum's
  * accessor of its wire name; without either the Java name is the file's.
  */
@@ -28,7 +28,8 @@ public final class WireNames {
         try {
           return String.valueOf(method.invoke(constant));
         } catch (IllegalAccessException | InvocationTargetException e) {
-          throw new IllegalStateException(type.getName() + "." + method.getName() + " cannot name " + constant, e);
+          throw new IllegalStateException(
+              type.getName() + "." + method.getName() + " cannot name " + constant, e);
         }
       }
     }

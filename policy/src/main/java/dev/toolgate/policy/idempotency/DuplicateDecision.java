@@ -32,14 +32,19 @@ public record DuplicateDecision(Verdict verdict, String reason) {
           Verdict.ARGUMENTS_MISMATCH, "this idempotency key was used with other arguments");
     }
     return switch (existing.state()) {
-      case IN_FLIGHT -> new DuplicateDecision(
-          Verdict.DUPLICATE_IN_FLIGHT,
-          "the same write is already running (correlation id " + existing.correlationId() + ")");
-      case COMPLETED -> new DuplicateDecision(
-          Verdict.REPLAY, "the same write already completed; its answer is replayed");
-      case AMBIGUOUS -> new DuplicateDecision(
-          Verdict.AMBIGUOUS,
-          "the same write reached the backend earlier with an unknown outcome; it is not sent again");
+      case IN_FLIGHT ->
+          new DuplicateDecision(
+              Verdict.DUPLICATE_IN_FLIGHT,
+              "the same write is already running (correlation id "
+                  + existing.correlationId()
+                  + ")");
+      case COMPLETED ->
+          new DuplicateDecision(
+              Verdict.REPLAY, "the same write already completed; its answer is replayed");
+      case AMBIGUOUS ->
+          new DuplicateDecision(
+              Verdict.AMBIGUOUS,
+              "the same write reached the backend earlier with an unknown outcome; it is not sent again");
     };
   }
 }

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Derives a write's idempotency key from the configured components (seed 000: a stable intent,
- * the target, the approval). The key is a SHA-256 of the components' canonical text, so it holds
- * no argument value and no secret, and is the same on every replica. O(arguments).
+ * Derives a write's idempotency key from the configured components (seed 000: a stable intent, the
+ * target, the approval). The key is a SHA-256 of the components' canonical text, so it holds no
+ * argument value and no secret, and is the same on every replica. O(arguments).
  */
 public final class IdempotencyKeys {
 
@@ -63,7 +63,10 @@ public final class IdempotencyKeys {
     return argumentsHashOfCanonical(CanonicalJson.of(arguments));
   }
 
-  /** The same hash from the arguments' canonical text ({@link CanonicalJson#appendTo}), already made. */
+  /**
+   * The same hash from the arguments' canonical text ({@link CanonicalJson#appendTo}), already
+   * made.
+   */
   public static String argumentsHashOfCanonical(CharSequence canonicalArguments) {
     return Hashes.sha256(canonicalArguments);
   }

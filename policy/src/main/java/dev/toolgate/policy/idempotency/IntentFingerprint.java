@@ -10,7 +10,8 @@ import dev.toolgate.policy.json.Hashes;
  * <p>The arguments enter as their hash ({@link IdempotencyKeys#argumentsHash}), which every call
  * computes anyway: the fingerprint then hashes about a hundred bytes, not the arguments a second
  * time, however long they are. A fingerprint is only ever compared with others made by the same
- * process (its intent registry and its shared calls), so how it is made may change between versions.
+ * process (its intent registry and its shared calls), so how it is made may change between
+ * versions.
  */
 public final class IntentFingerprint {
 
@@ -22,7 +23,10 @@ public final class IntentFingerprint {
     return ofArgumentsHash(sessionKey, tool, IdempotencyKeys.argumentsHash(arguments));
   }
 
-  /** The same fingerprint from the arguments' hash ({@link IdempotencyKeys#argumentsHash}), already made. */
+  /**
+   * The same fingerprint from the arguments' hash ({@link IdempotencyKeys#argumentsHash}), already
+   * made.
+   */
   public static String ofArgumentsHash(String sessionKey, String tool, String argumentsHash) {
     return Hashes.sha256(sessionKey == null ? "" : sessionKey, "\n", tool, "\n", argumentsHash);
   }

@@ -12,4 +12,8 @@ import java.util.Map;
  * @param sessionKey the session
  */
 public record KeyInputs(
-    String tool, Map<String, Object> arguments, String intentId, String approvalId, String sessionKey) {}
+    String tool,
+    Map<String, Object> arguments,
+    String intentId,
+    String approvalId,
+    String sessionKey) {}

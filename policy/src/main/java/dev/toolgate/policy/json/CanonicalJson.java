@@ -70,7 +70,10 @@ public final class CanonicalJson {
   private static void string(String s, StringBuilder out) {
     out.append('"');
     int plain = 0;
-    while (plain < s.length() && s.charAt(plain) >= 0x20 && s.charAt(plain) != '"' && s.charAt(plain) != '\\') {
+    while (plain < s.length()
+        && s.charAt(plain) >= 0x20
+        && s.charAt(plain) != '"'
+        && s.charAt(plain) != '\\') {
       plain++;
     }
     // Most argument strings need no escape: copy the plain prefix in one go.

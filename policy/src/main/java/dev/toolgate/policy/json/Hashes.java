@@ -16,7 +16,10 @@ public final class Hashes {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final int CHUNK = 4096;
 
-  /** One digest and one byte chunk per thread: {@code MessageDigest.getInstance} looks the provider up. */
+  /**
+   * One digest and one byte chunk per thread: {@code MessageDigest.getInstance} looks the provider
+   * up.
+   */
   private static final ThreadLocal<Sha256> SHA_256 = ThreadLocal.withInitial(Sha256::new);
 
   private static final class Sha256 {

@@ -2,14 +2,10 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/**
- * Exponential backoff with full jitter between attempts.
- */
+/** Exponential backoff with full jitter between attempts. */
 public record Backoff(
-    @JsonPropertyDescription("The cap of the first delay.")
-    Long initialMs,
-    @JsonPropertyDescription("The cap of any delay.")
-    Long maxMs) {
+    @JsonPropertyDescription("The cap of the first delay.") Long initialMs,
+    @JsonPropertyDescription("The cap of any delay.") Long maxMs) {
   public static final long DEFAULT_INITIAL_MS = 250;
   public static final long DEFAULT_MAX_MS = 1_500;
 

@@ -2,28 +2,22 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/**
- * A circuit breaker per tool and backend over a time window (seed 000).
- */
+/** A circuit breaker per tool and backend over a time window (seed 000). */
 public record BreakerPolicy(
     @JsonPropertyDescription("The sliding window the ratios are computed over.")
-    Integer windowSeconds,
+        Integer windowSeconds,
     @JsonPropertyDescription("Calls in the window before the breaker may open.")
-    Integer minimumCalls,
+        Integer minimumCalls,
     @JsonPropertyDescription("Opens when failures / calls reaches this, in (0, 1].")
-    Double failureRatio,
+        Double failureRatio,
     @JsonPropertyDescription("Opens when slow calls / calls reaches this, in (0, 1].")
-    Double slowCallRatio,
-    @JsonPropertyDescription("A call slower than this is slow.")
-    Long slowCallMs,
-    @JsonPropertyDescription("How long the breaker stays open before probing.")
-    Integer openSeconds,
-    @JsonPropertyDescription("Probes while half-open.")
-    HalfOpen halfOpen,
-    @JsonPropertyDescription("What an open breaker answers.")
-    Fallback fallback,
+        Double slowCallRatio,
+    @JsonPropertyDescription("A call slower than this is slow.") Long slowCallMs,
+    @JsonPropertyDescription("How long the breaker stays open before probing.") Integer openSeconds,
+    @JsonPropertyDescription("Probes while half-open.") HalfOpen halfOpen,
+    @JsonPropertyDescription("What an open breaker answers.") Fallback fallback,
     @JsonPropertyDescription("One breaker per tool and backend, or per backend.")
-    BreakerScope scope) {
+        BreakerScope scope) {
 
   public BreakerPolicy(
       Integer windowSeconds,
@@ -34,8 +28,16 @@ public record BreakerPolicy(
       Integer openSeconds,
       HalfOpen halfOpen,
       Fallback fallback) {
-    this(windowSeconds, minimumCalls, failureRatio, slowCallRatio, slowCallMs, openSeconds,
-        halfOpen, fallback, null);
+    this(
+        windowSeconds,
+        minimumCalls,
+        failureRatio,
+        slowCallRatio,
+        slowCallMs,
+        openSeconds,
+        halfOpen,
+        fallback,
+        null);
   }
 
   public static final int DEFAULT_WINDOW_SECONDS = 60;

@@ -7,16 +7,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
  * leaving the outer layers time to report the failure.
  */
 public record Budget(
-    @JsonPropertyDescription("The user's deadline for the whole journey.")
-    Long journeyMs,
-    @JsonPropertyDescription("The agent runtime's deadline.")
-    Long agentMs,
+    @JsonPropertyDescription("The user's deadline for the whole journey.") Long journeyMs,
+    @JsonPropertyDescription("The agent runtime's deadline.") Long agentMs,
     @JsonPropertyDescription("What the agent keeps to answer after the last tool call.")
-    Long reserveForFinalResponseMs,
-    @JsonPropertyDescription("The MCP transport timeout: the budget of one tool call, retries included.")
-    Long transportMs,
-    @JsonPropertyDescription("The timeout of one attempt against the backend.")
-    Long backendMs) {
+        Long reserveForFinalResponseMs,
+    @JsonPropertyDescription(
+            "The MCP transport timeout: the budget of one tool call, retries included.")
+        Long transportMs,
+    @JsonPropertyDescription("The timeout of one attempt against the backend.") Long backendMs) {
 
   public static final long DEFAULT_JOURNEY_MS = 20_000;
   public static final long DEFAULT_AGENT_MS = 15_000;

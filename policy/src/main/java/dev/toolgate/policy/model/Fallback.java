@@ -7,7 +7,10 @@ public enum Fallback {
   /** Refuse with {@code circuit_open}. */
   @JsonProperty("none")
   NONE,
-  /** Reads only: the last known successful result, its timestamp and {@code no_write_action_performed}. */
+  /**
+   * Reads only: the last known successful result, its timestamp and {@code
+   * no_write_action_performed}.
+   */
   @JsonProperty("read_only_degraded_response")
   READ_ONLY_DEGRADED_RESPONSE
 }

@@ -2,14 +2,11 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/**
- * What a half-open breaker lets through.
- */
+/** What a half-open breaker lets through. */
 public record HalfOpen(
-    @JsonPropertyDescription("Successful probes needed to close again.")
-    Integer probeCalls,
+    @JsonPropertyDescription("Successful probes needed to close again.") Integer probeCalls,
     @JsonPropertyDescription("Probes allowed at once, across all replicas.")
-    Integer concurrentProbes) {
+        Integer concurrentProbes) {
   public static final int DEFAULT_PROBE_CALLS = 3;
   public static final int DEFAULT_CONCURRENT_PROBES = 1;
 

@@ -2,7 +2,9 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** Whether decisions are applied ({@code enforce}) or only computed and recorded ({@code shadow}). */
+/**
+ * Whether decisions are applied ({@code enforce}) or only computed and recorded ({@code shadow}).
+ */
 public enum Mode {
   @JsonProperty("enforce")
   ENFORCE,

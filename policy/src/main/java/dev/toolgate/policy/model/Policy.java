@@ -10,23 +10,17 @@ import java.util.Optional;
  * dev.toolgate.policy.validation.PolicyValidator} says whether the whole is coherent.
  */
 public record Policy(
-    @JsonPropertyDescription("Enforce, or only compute and record decisions (shadow).")
-    Mode mode,
-    @JsonPropertyDescription("Blocks writes while reads keep working.")
-    KillSwitch killSwitch,
-    @JsonPropertyDescription("Time budgets from the outside in.")
-    Budget budget,
-    @JsonPropertyDescription("The MCP servers, by name.")
-    List<Upstream> upstreams,
-    @JsonPropertyDescription("Per-session quotas.")
-    Quotas quotas,
-    @JsonPropertyDescription("The rules of the tools the policy names.")
-    List<ToolRule> tools,
-    @JsonPropertyDescription("The sidecar-wide limit on retries.")
-    RetryBudgetPolicy retryBudget,
-    @JsonPropertyDescription("How long an identical request without an intent id counts as the same intent "
-            + "(a relaunch).")
-    Integer intentWindowSeconds) {
+    @JsonPropertyDescription("Enforce, or only compute and record decisions (shadow).") Mode mode,
+    @JsonPropertyDescription("Blocks writes while reads keep working.") KillSwitch killSwitch,
+    @JsonPropertyDescription("Time budgets from the outside in.") Budget budget,
+    @JsonPropertyDescription("The MCP servers, by name.") List<Upstream> upstreams,
+    @JsonPropertyDescription("Per-session quotas.") Quotas quotas,
+    @JsonPropertyDescription("The rules of the tools the policy names.") List<ToolRule> tools,
+    @JsonPropertyDescription("The sidecar-wide limit on retries.") RetryBudgetPolicy retryBudget,
+    @JsonPropertyDescription(
+            "How long an identical request without an intent id counts as the same intent "
+                + "(a relaunch).")
+        Integer intentWindowSeconds) {
 
   public static final int DEFAULT_INTENT_WINDOW_SECONDS = 300;
 

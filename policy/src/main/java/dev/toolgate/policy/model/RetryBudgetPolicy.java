@@ -7,12 +7,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
  * plus {@code minRetriesPerSecond}, so that a general failure does not become a retry storm.
  */
 public record RetryBudgetPolicy(
-    @JsonPropertyDescription("Retries allowed per call, in [0, 1].")
-    Double ratio,
+    @JsonPropertyDescription("Retries allowed per call, in [0, 1].") Double ratio,
     @JsonPropertyDescription("Retries always allowed, however few the calls.")
-    Integer minRetriesPerSecond,
-    @JsonPropertyDescription("The window the counts are kept over.")
-    Integer windowSeconds) {
+        Integer minRetriesPerSecond,
+    @JsonPropertyDescription("The window the counts are kept over.") Integer windowSeconds) {
   public static final double DEFAULT_RATIO = 0.2;
   public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 10;
   public static final int DEFAULT_WINDOW_SECONDS = 10;

@@ -4,17 +4,15 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.toolgate.policy.outcome.ResultClass;
 import java.util.List;
 
-/**
- * Bounded retries of one tool.
- */
+/** Bounded retries of one tool. */
 public record RetryPolicy(
     @JsonPropertyDescription("Attempts in all, the first included; 1 means no retry.")
-    Integer maxAttempts,
-    @JsonPropertyDescription("The result classes that may be retried: `transport_unavailable`, `backend_429`, "
-            + "`backend_503`, `backend_5xx_other`, `upstream_closed`, `timeout`.")
-    List<ResultClass> retryOn,
-    @JsonPropertyDescription("The delay between attempts.")
-    Backoff backoff) {
+        Integer maxAttempts,
+    @JsonPropertyDescription(
+            "The result classes that may be retried: `transport_unavailable`, `backend_429`, "
+                + "`backend_503`, `backend_5xx_other`, `upstream_closed`, `timeout`.")
+        List<ResultClass> retryOn,
+    @JsonPropertyDescription("The delay between attempts.") Backoff backoff) {
   public static final int DEFAULT_MAX_ATTEMPTS = 1;
 
   /** No retry: the default of a tool the policy does not name. */

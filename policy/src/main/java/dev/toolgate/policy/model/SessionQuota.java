@@ -2,14 +2,10 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/**
- * Calls allowed per session, split by effect (seed 002).
- */
+/** Calls allowed per session, split by effect (seed 002). */
 public record SessionQuota(
-    @JsonPropertyDescription("Calls of read tools.")
-    Integer read,
-    @JsonPropertyDescription("Calls of write tools.")
-    Integer write) {
+    @JsonPropertyDescription("Calls of read tools.") Integer read,
+    @JsonPropertyDescription("Calls of write tools.") Integer write) {
   public static final int DEFAULT_READ = 200;
   public static final int DEFAULT_WRITE = 15;
 

@@ -2,31 +2,26 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/**
- * The policy of one tool.
- */
+/** The policy of one tool. */
 public record ToolRule(
-    @JsonPropertyDescription("The MCP tool name.")
-    String name,
-    @JsonPropertyDescription("The upstream that serves it.")
-    String upstream,
-    @JsonPropertyDescription("What the tool does to the backend.")
-    Effect effect,
-    @JsonPropertyDescription("Bounded retries; none when absent.")
-    RetryPolicy retry,
-    @JsonPropertyDescription("The circuit breaker; none when absent.")
-    BreakerPolicy breaker,
-    @JsonPropertyDescription("Whether a human must approve each call.")
-    Approval approval,
+    @JsonPropertyDescription("The MCP tool name.") String name,
+    @JsonPropertyDescription("The upstream that serves it.") String upstream,
+    @JsonPropertyDescription("What the tool does to the backend.") Effect effect,
+    @JsonPropertyDescription("Bounded retries; none when absent.") RetryPolicy retry,
+    @JsonPropertyDescription("The circuit breaker; none when absent.") BreakerPolicy breaker,
+    @JsonPropertyDescription("Whether a human must approve each call.") Approval approval,
     @JsonPropertyDescription("Key derivation and lookup, for writes.")
-    IdempotencyPolicy idempotency,
-    @JsonPropertyDescription("This tool's mode when it differs from the policy's (e.g. shadow for one tool).")
-    Mode mode,
-    @JsonPropertyDescription("For an expensive_read: identical concurrent calls share one backend call.")
-    Boolean shareConcurrentCalls,
-    @JsonPropertyDescription("Tools with the same group share one breaker (equivalent tools), so that "
-            + "switching to an equivalent tool does not bypass an open circuit.")
-    String breakerGroup) {
+        IdempotencyPolicy idempotency,
+    @JsonPropertyDescription(
+            "This tool's mode when it differs from the policy's (e.g. shadow for one tool).")
+        Mode mode,
+    @JsonPropertyDescription(
+            "For an expensive_read: identical concurrent calls share one backend call.")
+        Boolean shareConcurrentCalls,
+    @JsonPropertyDescription(
+            "Tools with the same group share one breaker (equivalent tools), so that "
+                + "switching to an equivalent tool does not bypass an open circuit.")
+        String breakerGroup) {
 
   /** The rule without a mode of its own nor call sharing. */
   public ToolRule(
@@ -53,8 +48,8 @@ public record ToolRule(
   }
 
   /**
-   * The rule of a tool the policy does not name: the safest reading, a non-idempotent write
-   * without retry (DESIGN section 4).
+   * The rule of a tool the policy does not name: the safest reading, a non-idempotent write without
+   * retry (DESIGN section 4).
    */
   public static ToolRule unlisted(String name, String upstream) {
     return new ToolRule(

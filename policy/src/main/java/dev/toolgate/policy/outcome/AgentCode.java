@@ -3,9 +3,9 @@ package dev.toolgate.policy.outcome;
 import java.util.Locale;
 
 /**
- * The machine code of a call the sidecar answered itself (DESIGN section 5), in the result's
- * {@code structuredContent.toolgate.code} and {@code _meta["dev.toolgate/code"]}: what an agent
- * runtime branches on.
+ * The machine code of a call the sidecar answered itself (DESIGN section 5), in the result's {@code
+ * structuredContent.toolgate.code} and {@code _meta["dev.toolgate/code"]}: what an agent runtime
+ * branches on.
  */
 public enum AgentCode {
   /** The kill switch blocks writes; reads still work. */

@@ -3,8 +3,8 @@ package dev.toolgate.policy.outcome;
 /**
  * Classifies what an upstream answered. Pure and allocation-free: called once per attempt.
  *
- * <p>The HTTP status wins over the body: a 503 with a JSON-RPC body is still a 503. Within a 2xx,
- * a JSON-RPC error is a protocol error (or invalid arguments for -32602) and a result with {@code
+ * <p>The HTTP status wins over the body: a 503 with a JSON-RPC body is still a 503. Within a 2xx, a
+ * JSON-RPC error is a protocol error (or invalid arguments for -32602) and a result with {@code
  * isError: true} is a tool error.
  */
 public final class ResultClassifier {

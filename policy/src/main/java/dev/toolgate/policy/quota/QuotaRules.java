@@ -6,9 +6,9 @@ import dev.toolgate.policy.outcome.AgentCode;
 
 /**
  * Check-and-count for per-session quotas split by effect (seed 002: 200 reads, 15 writes), a
- * per-session rate limit that stops a runaway loop within a minute, and optional per-agent
- * totals. Pure: the caller keeps {@link Usage} wherever it must be atomic (an in-memory map
- * entry, a Hazelcast entry processor) and stores the returned one. A refused call counts nothing.
+ * per-session rate limit that stops a runaway loop within a minute, and optional per-agent totals.
+ * Pure: the caller keeps {@link Usage} wherever it must be atomic (an in-memory map entry, a
+ * Hazelcast entry processor) and stores the returned one. A refused call counts nothing.
  */
 public final class QuotaRules {
 
@@ -25,16 +25,29 @@ public final class QuotaRules {
     Usage u = current(usage, quotas, nowMs);
     int inMinute = u.rate().inLastMinute(nowMs);
     if (inMinute + 1 > quotas.ratePerMinute()) {
-      return new Outcome(new QuotaVerdict(false, AgentCode.RATE_LIMITED, "quotas.ratePerMinute",
-          quotas.ratePerMinute(), inMinute), u);
+      return new Outcome(
+          new QuotaVerdict(
+              false,
+              AgentCode.RATE_LIMITED,
+              "quotas.ratePerMinute",
+              quotas.ratePerMinute(),
+              inMinute),
+          u);
     }
     Outcome counted = count(u, write, quotas.perSession(), "quotas.perSession", nowMs);
     if (!counted.verdict().allowed()) {
       return counted;
     }
     Usage next = counted.next();
-    return new Outcome(counted.verdict(), new Usage(next.reads(), next.writes(), next.extraReads(),
-        next.extraWrites(), nowMs, next.rate().count(nowMs)));
+    return new Outcome(
+        counted.verdict(),
+        new Usage(
+            next.reads(),
+            next.writes(),
+            next.extraReads(),
+            next.extraWrites(),
+            nowMs,
+            next.rate().count(nowMs)));
   }
 
   /**
@@ -44,10 +57,10 @@ public final class QuotaRules {
   public record Reservation(int granted, Usage next) {}
 
   /**
-   * Counts up to {@code reads} read calls at once, as if they had all arrived at {@code nowMs}:
-   * as many as both the rate limit and the read quota still allow, possibly none. A replica
-   * hands them out later without asking again (a read lease); what it does not use it gives back
-   * with {@link #returnReads}. Never counts past a limit.
+   * Counts up to {@code reads} read calls at once, as if they had all arrived at {@code nowMs}: as
+   * many as both the rate limit and the read quota still allow, possibly none. A replica hands them
+   * out later without asking again (a read lease); what it does not use it gives back with {@link
+   * #returnReads}. Never counts past a limit.
    */
   public static Reservation reserveReads(Usage usage, int reads, Quotas quotas, long nowMs) {
     return reserve(usage, reads, quotas, nowMs, false);
@@ -56,16 +69,17 @@ public final class QuotaRules {
   /**
    * Counts up to {@code reads} read calls in the second after that of {@code nowMs}, before it
    * starts: a lease for the next second, reserved while this one ends so that its first reads do
-   * not wait. They are checked against the minute that ends now and counted in every minute
-   * checked until their second has passed ({@link RateWindow#countAhead}), so they may be served
-   * from now on without ever being missing from a minute they were served in. Given back with
-   * {@link #returnReads} and their own second. Never counts past a limit.
+   * not wait. They are checked against the minute that ends now and counted in every minute checked
+   * until their second has passed ({@link RateWindow#countAhead}), so they may be served from now
+   * on without ever being missing from a minute they were served in. Given back with {@link
+   * #returnReads} and their own second. Never counts past a limit.
    */
   public static Reservation reserveReadsAhead(Usage usage, int reads, Quotas quotas, long nowMs) {
     return reserve(usage, reads, quotas, nowMs, true);
   }
 
-  private static Reservation reserve(Usage usage, int reads, Quotas quotas, long nowMs, boolean ahead) {
+  private static Reservation reserve(
+      Usage usage, int reads, Quotas quotas, long nowMs, boolean ahead) {
     if (reads < 0) {
       throw new IllegalArgumentException("reads to reserve must be >= 0, was " + reads);
     }
@@ -77,25 +91,31 @@ public final class QuotaRules {
       return new Reservation(0, u);
     }
     RateWindow rate = ahead ? u.rate().countAhead(nowMs, granted) : u.rate().count(nowMs, granted);
-    return new Reservation(granted, new Usage(u.reads() + granted, u.writes(), u.extraReads(),
-        u.extraWrites(), nowMs, rate));
+    return new Reservation(
+        granted,
+        new Usage(u.reads() + granted, u.writes(), u.extraReads(), u.extraWrites(), nowMs, rate));
   }
 
   /**
-   * Gives back reads reserved in epoch second {@code second} and not used: off the read count
-   * and off that second of the rate window, never below zero.
+   * Gives back reads reserved in epoch second {@code second} and not used: off the read count and
+   * off that second of the rate window, never below zero.
    */
   public static Usage returnReads(Usage usage, int reads, long second) {
     if (usage == null || reads <= 0) {
       return usage;
     }
-    return new Usage(Math.max(0, usage.reads() - reads), usage.writes(), usage.extraReads(),
-        usage.extraWrites(), usage.lastSeenMs(), usage.rate().uncount(second, reads));
+    return new Usage(
+        Math.max(0, usage.reads() - reads),
+        usage.writes(),
+        usage.extraReads(),
+        usage.extraWrites(),
+        usage.lastSeenMs(),
+        usage.rate().uncount(second, reads));
   }
 
   /**
-   * Moves {@code reads} counted in epoch second {@code second} to the second of {@code nowMs}, where
-   * they are served: a read lease kept through a pause. The read count is unchanged; the rate
+   * Moves {@code reads} counted in epoch second {@code second} to the second of {@code nowMs},
+   * where they are served: a read lease kept through a pause. The read count is unchanged; the rate
    * window counts them from the second they are served in, so every minute that holds one of them
    * counts it. No limit is checked: they were counted before, and while {@code second} is within
    * the last minute the minute that ends now holds the same number of calls either way.
@@ -104,14 +124,19 @@ public final class QuotaRules {
     if (usage == null || reads <= 0) {
       return usage;
     }
-    return new Usage(usage.reads(), usage.writes(), usage.extraReads(), usage.extraWrites(), nowMs,
+    return new Usage(
+        usage.reads(),
+        usage.writes(),
+        usage.extraReads(),
+        usage.extraWrites(),
+        nowMs,
         usage.rate().uncount(second, reads).count(nowMs, reads));
   }
 
   /**
-   * An agent's total over all its sessions, when {@code quotas.perAgent} is set. Without it, allowed
-   * with {@code usage} as it was (null where there is none): no fresh usage is built for a total
-   * nothing checks.
+   * An agent's total over all its sessions, when {@code quotas.perAgent} is set. Without it,
+   * allowed with {@code usage} as it was (null where there is none): no fresh usage is built for a
+   * total nothing checks.
    */
   public static Outcome agent(Usage usage, boolean write, Quotas quotas, long nowMs) {
     if (quotas.perAgent() == null) {
@@ -121,26 +146,31 @@ public final class QuotaRules {
   }
 
   private static Usage current(Usage usage, Quotas quotas, long nowMs) {
-    boolean idle = usage != null && nowMs - usage.lastSeenMs() >= quotas.idleExpirySeconds() * 1000L;
+    boolean idle =
+        usage != null && nowMs - usage.lastSeenMs() >= quotas.idleExpirySeconds() * 1000L;
     return usage == null || idle ? Usage.fresh(nowMs) : usage;
   }
 
-  private static Outcome count(Usage u, boolean write, SessionQuota limits, String name, long nowMs) {
+  private static Outcome count(
+      Usage u, boolean write, SessionQuota limits, String name, long nowMs) {
     if (write) {
       int limit = limits.write() + u.extraWrites();
       if (u.writes() >= limit) {
-        return new Outcome(new QuotaVerdict(false, AgentCode.QUOTA_EXCEEDED, name + ".write", limit,
-            u.writes()), u);
+        return new Outcome(
+            new QuotaVerdict(false, AgentCode.QUOTA_EXCEEDED, name + ".write", limit, u.writes()),
+            u);
       }
-      return new Outcome(QuotaVerdict.ALLOWED, new Usage(u.reads(), u.writes() + 1, u.extraReads(),
-          u.extraWrites(), nowMs, u.rate()));
+      return new Outcome(
+          QuotaVerdict.ALLOWED,
+          new Usage(u.reads(), u.writes() + 1, u.extraReads(), u.extraWrites(), nowMs, u.rate()));
     }
     int limit = limits.read() + u.extraReads();
     if (u.reads() >= limit) {
-      return new Outcome(new QuotaVerdict(false, AgentCode.QUOTA_EXCEEDED, name + ".read", limit,
-          u.reads()), u);
+      return new Outcome(
+          new QuotaVerdict(false, AgentCode.QUOTA_EXCEEDED, name + ".read", limit, u.reads()), u);
     }
-    return new Outcome(QuotaVerdict.ALLOWED, new Usage(u.reads() + 1, u.writes(), u.extraReads(),
-        u.extraWrites(), nowMs, u.rate()));
+    return new Outcome(
+        QuotaVerdict.ALLOWED,
+        new Usage(u.reads() + 1, u.writes(), u.extraReads(), u.extraWrites(), nowMs, u.rate()));
   }
 }

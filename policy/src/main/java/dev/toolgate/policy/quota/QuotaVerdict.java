@@ -21,8 +21,13 @@ public record QuotaVerdict(boolean allowed, AgentCode code, String limitName, in
       return "within quotas";
     }
     return code == AgentCode.RATE_LIMITED
-        ? "rate limit reached: " + limitName + " is " + limit + " calls per minute, this session made "
-            + used + " in the last minute"
+        ? "rate limit reached: "
+            + limitName
+            + " is "
+            + limit
+            + " calls per minute, this session made "
+            + used
+            + " in the last minute"
         : "quota reached: " + limitName + " is " + limit + ", " + used + " used";
   }
 }

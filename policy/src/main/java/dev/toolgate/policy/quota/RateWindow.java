@@ -67,8 +67,8 @@ public record RateWindow(long lastSecond, int[] counts, int ahead) {
   }
 
   /**
-   * The window with {@code calls} fewer in epoch second {@code second} (never below zero); a
-   * second already out of the window is left alone.
+   * The window with {@code calls} fewer in epoch second {@code second} (never below zero); a second
+   * already out of the window is left alone.
    */
   RateWindow uncount(long second, int calls) {
     if (second == lastSecond + 1) {
@@ -84,8 +84,8 @@ public record RateWindow(long lastSecond, int[] counts, int ahead) {
   }
 
   /**
-   * The window as of second {@code now}: buckets older than a minute emptied, and the calls
-   * counted ahead moved into their bucket once their second has come.
+   * The window as of second {@code now}: buckets older than a minute emptied, and the calls counted
+   * ahead moved into their bucket once their second has come.
    */
   private RateWindow at(long now) {
     if (now <= lastSecond) {

@@ -10,13 +10,15 @@ package dev.toolgate.policy.quota;
  * @param lastSeenMs the last call, for idle expiry
  * @param rate calls in the last minute
  */
-public record Usage(int reads, int writes, int extraReads, int extraWrites, long lastSeenMs, RateWindow rate) {
+public record Usage(
+    int reads, int writes, int extraReads, int extraWrites, long lastSeenMs, RateWindow rate) {
 
   public static Usage fresh(long nowMs) {
     return new Usage(0, 0, 0, 0, nowMs, RateWindow.empty(nowMs));
   }
 
   public Usage raised(int moreReads, int moreWrites) {
-    return new Usage(reads, writes, extraReads + moreReads, extraWrites + moreWrites, lastSeenMs, rate);
+    return new Usage(
+        reads, writes, extraReads + moreReads, extraWrites + moreWrites, lastSeenMs, rate);
   }
 }

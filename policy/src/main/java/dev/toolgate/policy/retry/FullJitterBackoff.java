@@ -6,8 +6,8 @@ import java.util.function.DoubleSupplier;
 /**
  * Exponential backoff with full jitter (the AWS architecture blog's "full jitter"): the delay
  * before retry {@code n} (1-based) is uniform in {@code [0, min(maxMs, initialMs * 2^(n-1))]}.
- * Spreading retries over the whole interval is what keeps clients from retrying in lockstep.
- * O(1), no allocation.
+ * Spreading retries over the whole interval is what keeps clients from retrying in lockstep. O(1),
+ * no allocation.
  */
 public final class FullJitterBackoff {
 

@@ -1,13 +1,13 @@
 package dev.toolgate.policy.retry;
 
 /**
- * A sidecar-wide limit on retries, as Envoy and Linkerd have: over a sliding window, retries may
- * be at most {@code ratio} of calls, plus a floor of {@code minRetriesPerSecond}. When everything
+ * A sidecar-wide limit on retries, as Envoy and Linkerd have: over a sliding window, retries may be
+ * at most {@code ratio} of calls, plus a floor of {@code minRetriesPerSecond}. When everything
  * fails at once, this is what stops each call from multiplying the load by its attempt count.
  *
- * <p>Algorithm: calls and retries are counted in one-second buckets over {@code windowSeconds};
- * a retry is allowed when {@code retries < ratio * calls + minRetriesPerSecond * windowSeconds}.
- * Time comes from the caller (no clock inside). O(window) per decision, thread-safe.
+ * <p>Algorithm: calls and retries are counted in one-second buckets over {@code windowSeconds}; a
+ * retry is allowed when {@code retries < ratio * calls + minRetriesPerSecond * windowSeconds}. Time
+ * comes from the caller (no clock inside). O(window) per decision, thread-safe.
  */
 public final class RetryBudget {
 

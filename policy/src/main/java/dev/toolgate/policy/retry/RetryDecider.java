@@ -44,7 +44,8 @@ public final class RetryDecider {
       return RetryDecision.no("a non_idempotent_write is never retried automatically");
     }
     if (rule.effect() == Effect.IDEMPOTENT_WRITE && ambiguous) {
-      return RetryDecision.no("the write may have been accepted; its operation is looked up by key");
+      return RetryDecision.no(
+          "the write may have been accepted; its operation is looked up by key");
     }
     if (!rule.retry().retryOn().contains(result)) {
       return RetryDecision.no(result.wireName() + " is not in retryOn");
@@ -67,7 +68,11 @@ public final class RetryDecider {
     }
     if (delay + MIN_ATTEMPT_MS > remainingMs) {
       return RetryDecision.no(
-          "no budget left for another attempt (" + remainingMs + " ms left, backoff " + delay + " ms)");
+          "no budget left for another attempt ("
+              + remainingMs
+              + " ms left, backoff "
+              + delay
+              + " ms)");
     }
     return RetryDecision.after(delay, why);
   }

@@ -53,17 +53,22 @@ public final class PolicyValidator {
     budget(policy.budget(), out);
     quotas(policy.quotas(), out);
     if (policy.intentWindowSeconds() < 1) {
-      out.add(new Violation("intentWindowSeconds", "must be >= 1, was " + policy.intentWindowSeconds()));
+      out.add(
+          new Violation(
+              "intentWindowSeconds", "must be >= 1, was " + policy.intentWindowSeconds()));
     }
     var rb = policy.retryBudget();
     if (!(rb.ratio() >= 0 && rb.ratio() <= 1)) {
       out.add(new Violation("retryBudget.ratio", "must be in [0, 1], was " + rb.ratio()));
     }
     if (rb.minRetriesPerSecond() < 0) {
-      out.add(new Violation("retryBudget.minRetriesPerSecond", "must be >= 0, was " + rb.minRetriesPerSecond()));
+      out.add(
+          new Violation(
+              "retryBudget.minRetriesPerSecond", "must be >= 0, was " + rb.minRetriesPerSecond()));
     }
     if (rb.windowSeconds() < 1) {
-      out.add(new Violation("retryBudget.windowSeconds", "must be >= 1, was " + rb.windowSeconds()));
+      out.add(
+          new Violation("retryBudget.windowSeconds", "must be >= 1, was " + rb.windowSeconds()));
     }
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < policy.tools().size(); i++) {
@@ -143,15 +148,21 @@ public final class PolicyValidator {
 
   private static void quotas(Quotas q, List<Violation> out) {
     if (q.perSession().read() < 0) {
-      out.add(new Violation("quotas.perSession.read", "must be >= 0, was " + q.perSession().read()));
+      out.add(
+          new Violation("quotas.perSession.read", "must be >= 0, was " + q.perSession().read()));
     }
     if (q.perSession().write() < 0) {
       out.add(
           new Violation("quotas.perSession.write", "must be >= 0, was " + q.perSession().write()));
     }
     if (q.perAgent() != null && (q.perAgent().read() < 0 || q.perAgent().write() < 0)) {
-      out.add(new Violation("quotas.perAgent", "read and write must be >= 0, were "
-          + q.perAgent().read() + " and " + q.perAgent().write()));
+      out.add(
+          new Violation(
+              "quotas.perAgent",
+              "read and write must be >= 0, were "
+                  + q.perAgent().read()
+                  + " and "
+                  + q.perAgent().write()));
     }
     if (q.ratePerMinute() < 1) {
       out.add(new Violation("quotas.ratePerMinute", "must be >= 1, was " + q.ratePerMinute()));
@@ -163,8 +174,9 @@ public final class PolicyValidator {
     if (q.notification() != null && q.notification().webhookUrl() != null) {
       httpUrl("quotas.notify.webhookUrl", q.notification().webhookUrl(), true, out);
       if (q.notification().secretFile() == null) {
-        out.add(new Violation("quotas.notify.secretFile",
-            "a webhook needs a secret to sign its notifications"));
+        out.add(
+            new Violation(
+                "quotas.notify.secretFile", "a webhook needs a secret to sign its notifications"));
       }
     }
   }
@@ -188,8 +200,11 @@ public final class PolicyValidator {
     }
     retry(at, rule, out);
     if (rule.shareConcurrentCalls() && rule.effect() != Effect.EXPENSIVE_READ) {
-      out.add(new Violation(at + ".shareConcurrentCalls",
-          "only an expensive_read shares concurrent calls; the tool is " + rule.effect().wireName()));
+      out.add(
+          new Violation(
+              at + ".shareConcurrentCalls",
+              "only an expensive_read shares concurrent calls; the tool is "
+                  + rule.effect().wireName()));
     }
     if (rule.breaker() != null) {
       breaker(at + ".breaker", rule.effect(), rule.breaker(), out);
@@ -224,10 +239,7 @@ public final class PolicyValidator {
       out.add(
           new Violation(
               path + ".backoff.maxMs",
-              "must be >= initialMs ("
-                  + backoff.initialMs()
-                  + "), was "
-                  + backoff.maxMs()));
+              "must be >= initialMs (" + backoff.initialMs() + "), was " + backoff.maxMs()));
     }
     boolean retried = retry.maxAttempts() > 1;
     if (retried && rule.effect() == Effect.NON_IDEMPOTENT_WRITE) {
@@ -296,7 +308,8 @@ public final class PolicyValidator {
       }
       if (idem.lookup().argument() == null || idem.lookup().argument().isBlank()) {
         out.add(
-            new Violation(at + ".lookup.argument", "the argument that carries the key is required"));
+            new Violation(
+                at + ".lookup.argument", "the argument that carries the key is required"));
       }
     }
   }

@@ -12,7 +12,8 @@ class ApprovalCheckTest {
 
   @Test
   void holdsForTheApprovedToolArgumentsAndTime() {
-    assertThat(ApprovalCheck.refusal(CLAIMS, "restart_deployment_job", "h1", 1_500, id -> false)).isNull();
+    assertThat(ApprovalCheck.refusal(CLAIMS, "restart_deployment_job", "h1", 1_500, id -> false))
+        .isNull();
   }
 
   @Test
@@ -23,7 +24,9 @@ class ApprovalCheckTest {
         .contains("other arguments");
     assertThat(ApprovalCheck.refusal(CLAIMS, "restart_deployment_job", "h1", 1_900, id -> false))
         .isEqualTo("the approval expired 0 s ago");
-    assertThat(ApprovalCheck.refusal(CLAIMS, "restart_deployment_job", "h1", 1_500, Set.of("ap-1")::contains))
+    assertThat(
+            ApprovalCheck.refusal(
+                CLAIMS, "restart_deployment_job", "h1", 1_500, Set.of("ap-1")::contains))
         .contains("already used");
   }
 }

@@ -15,14 +15,22 @@ import net.jqwik.api.constraints.IntRange;
 class CircuitBreakerPropertiesTest {
 
   private static BreakerPolicy policy(int minimumCalls, int concurrentProbes) {
-    return new BreakerPolicy(60, minimumCalls, 0.5, 1.0, 60_000L, 30,
-        new HalfOpen(Math.max(3, concurrentProbes), concurrentProbes), null);
+    return new BreakerPolicy(
+        60,
+        minimumCalls,
+        0.5,
+        1.0,
+        60_000L,
+        30,
+        new HalfOpen(Math.max(3, concurrentProbes), concurrentProbes),
+        null);
   }
 
   @Property
-  void neverOpensBeforeMinimumCalls(@ForAll @IntRange(min = 1, max = 50) int minimumCalls,
+  void neverOpensBeforeMinimumCalls(
+      @ForAll @IntRange(min = 1, max = 50) int minimumCalls,
       @ForAll("outcomes") List<Boolean> failures) {
-    CircuitBreaker breaker = new CircuitBreaker(policy(minimumCalls, 1), t -> { });
+    CircuitBreaker breaker = new CircuitBreaker(policy(minimumCalls, 1), t -> {});
     long now = 0;
     int recorded = 0;
     for (boolean failure : failures) {
@@ -39,7 +47,7 @@ class CircuitBreakerPropertiesTest {
   @Property
   void opensExactlyWhenTheFailureRatioIsReachedAfterMinimumCalls(
       @ForAll("outcomes") List<Boolean> failures) {
-    CircuitBreaker breaker = new CircuitBreaker(policy(10, 1), t -> { });
+    CircuitBreaker breaker = new CircuitBreaker(policy(10, 1), t -> {});
     int calls = 0;
     int failed = 0;
     for (boolean failure : failures) {
@@ -56,9 +64,10 @@ class CircuitBreakerPropertiesTest {
   }
 
   @Property
-  void neverAdmitsMoreProbesThanConcurrentProbes(@ForAll @IntRange(min = 1, max = 5) int concurrent,
+  void neverAdmitsMoreProbesThanConcurrentProbes(
+      @ForAll @IntRange(min = 1, max = 5) int concurrent,
       @ForAll @IntRange(min = 1, max = 20) int askers) {
-    CircuitBreaker breaker = new CircuitBreaker(policy(1, concurrent), t -> { });
+    CircuitBreaker breaker = new CircuitBreaker(policy(1, concurrent), t -> {});
     breaker.onResult(breaker.tryAcquire(0), 0, true, 1);
     long probing = 30_000;
     long admitted = 0;

@@ -38,10 +38,13 @@ class CircuitBreakerTest {
     calls(10, true, 10);
 
     assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
-    assertThat(transitions).singleElement().satisfies(t -> {
-      assertThat(t.to()).isEqualTo(CircuitState.OPEN);
-      assertThat(t.reason()).isEqualTo("failure ratio 0.50 >= 0.50 over 20 calls");
-    });
+    assertThat(transitions)
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.to()).isEqualTo(CircuitState.OPEN);
+              assertThat(t.reason()).isEqualTo("failure ratio 0.50 >= 0.50 over 20 calls");
+            });
   }
 
   @Test
@@ -104,9 +107,15 @@ class CircuitBreakerTest {
     breaker.onResult(probe, now, true, 10);
 
     assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
-    assertThat(transitions).extracting(Transition::to).containsExactly(
-        CircuitState.OPEN, CircuitState.HALF_OPEN, CircuitState.CLOSED,
-        CircuitState.OPEN, CircuitState.HALF_OPEN, CircuitState.OPEN);
+    assertThat(transitions)
+        .extracting(Transition::to)
+        .containsExactly(
+            CircuitState.OPEN,
+            CircuitState.HALF_OPEN,
+            CircuitState.CLOSED,
+            CircuitState.OPEN,
+            CircuitState.HALF_OPEN,
+            CircuitState.OPEN);
   }
 
   @Test
@@ -131,7 +140,8 @@ class CircuitBreakerTest {
 
   @Test
   void opensOnFailuresSpreadOverReplicasThatNoneSawEnoughOfAlone() {
-    CircuitBreaker withPeers = new CircuitBreaker(SEED, transitions::add, (from, to) -> new WindowSnapshot(12, 9, 0));
+    CircuitBreaker withPeers =
+        new CircuitBreaker(SEED, transitions::add, (from, to) -> new WindowSnapshot(12, 9, 0));
     for (int i = 0; i < 7; i++) {
       withPeers.onResult(withPeers.tryAcquire(now), now, i % 2 == 0, 10);
     }
@@ -144,10 +154,14 @@ class CircuitBreakerTest {
   @Test
   void ignoresPeerOutcomesFromBeforeItLastClosed() {
     long[] asked = new long[1];
-    CircuitBreaker withPeers = new CircuitBreaker(SEED, transitions::add, (from, to) -> {
-      asked[0] = from;
-      return new WindowSnapshot(0, 0, 0);
-    });
+    CircuitBreaker withPeers =
+        new CircuitBreaker(
+            SEED,
+            transitions::add,
+            (from, to) -> {
+              asked[0] = from;
+              return new WindowSnapshot(0, 0, 0);
+            });
     for (int i = 0; i < 20; i++) {
       withPeers.onResult(withPeers.tryAcquire(now), now, true, 10);
     }

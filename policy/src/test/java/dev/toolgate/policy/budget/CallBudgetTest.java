@@ -30,7 +30,8 @@ class CallBudgetTest {
   void givesEachAttemptTheBackendTimeoutWhileItFits() {
     CallBudget budget = CallBudget.plan(SEED, OptionalLong.empty(), 0);
 
-    assertThat(budget.attemptTimeout(0)).isEqualTo(new CallBudget.AttemptTimeout(7_000, TimeoutLayer.ATTEMPT));
+    assertThat(budget.attemptTimeout(0))
+        .isEqualTo(new CallBudget.AttemptTimeout(7_000, TimeoutLayer.ATTEMPT));
     assertThat(budget.attemptTimeout(4_000))
         .isEqualTo(new CallBudget.AttemptTimeout(6_000, TimeoutLayer.CALL_BUDGET));
   }

@@ -13,14 +13,15 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The configuration reference, written from the model: every field of the sidecar's file and of
- * the {@code ToolPolicy} spec, with its type, its default (what the record's canonical constructor
- * puts in place of an absent value) and its description ({@code @JsonPropertyDescription}, which
- * the CRD carries too).
+ * The configuration reference, written from the model: every field of the sidecar's file and of the
+ * {@code ToolPolicy} spec, with its type, its default (what the record's canonical constructor puts
+ * in place of an absent value) and its description ({@code @JsonPropertyDescription}, which the CRD
+ * carries too).
  */
 final class ConfigReference {
 
-  private static final String INTRO = """
+  private static final String INTRO =
+      """
       # Configuration reference
 
       Generated from the model (`policy/src/main/java/dev/toolgate/policy/`) by `ConfigReference`;
@@ -68,7 +69,8 @@ final class ConfigReference {
     Class<?> element = elementType(component);
     row(path, typeName(raw, element), defaultText(value), description(component));
     if (raw.isRecord()) {
-      Record nested = value instanceof Record given ? given : allAbsent(raw.asSubclass(Record.class));
+      Record nested =
+          value instanceof Record given ? given : allAbsent(raw.asSubclass(Record.class));
       for (RecordComponent child : raw.getRecordComponents()) {
         rows(path + ".", child, nested);
       }
@@ -81,28 +83,42 @@ final class ConfigReference {
   }
 
   private void row(String path, String type, String defaultValue, String description) {
-    out.append("| `").append(path).append("` | ").append(type).append(" | ").append(defaultValue)
-        .append(" | ").append(description.replace("|", "\\|")).append(" |\n");
+    out.append("| `")
+        .append(path)
+        .append("` | ")
+        .append(type)
+        .append(" | ")
+        .append(defaultValue)
+        .append(" | ")
+        .append(description.replace("|", "\\|"))
+        .append(" |\n");
   }
 
   private static String description(RecordComponent component) {
-    JsonPropertyDescription description = component.getAccessor().getAnnotation(JsonPropertyDescription.class);
+    JsonPropertyDescription description =
+        component.getAccessor().getAnnotation(JsonPropertyDescription.class);
     if (description == null) {
-      throw new IllegalStateException(component.getDeclaringRecord().getSimpleName() + "." + component.getName()
-          + " has no @JsonPropertyDescription: every field of the configuration is documented");
+      throw new IllegalStateException(
+          component.getDeclaringRecord().getSimpleName()
+              + "."
+              + component.getName()
+              + " has no @JsonPropertyDescription: every field of the configuration is documented");
     }
     return description.value();
   }
 
   private static String typeName(Class<?> raw, Class<?> element) {
     if (element != null) {
-      return element.isRecord() ? "list of objects" : element.isEnum() ? "list of names" : "list of " + typeName(element, null) + "s";
+      return element.isRecord()
+          ? "list of objects"
+          : element.isEnum() ? "list of names" : "list of " + typeName(element, null) + "s";
     }
     if (raw.isRecord()) {
       return "object";
     }
     if (raw.isEnum()) {
-      return Arrays.stream(raw.getEnumConstants()).map(c -> "`" + WireNames.of((Enum<?>) c) + "`")
+      return Arrays.stream(raw.getEnumConstants())
+          .map(c -> "`" + WireNames.of((Enum<?>) c) + "`")
           .collect(Collectors.joining(" \\| "));
     }
     if (raw == String.class) {
@@ -125,7 +141,13 @@ final class ConfigReference {
       return value == null ? "—" : "";
     }
     if (value instanceof List<?> list) {
-      return list.isEmpty() ? "`[]`" : "`" + list.stream().map(ConfigReference::plain).collect(Collectors.joining(", ", "[", "]")) + "`";
+      return list.isEmpty()
+          ? "`[]`"
+          : "`"
+              + list.stream()
+                  .map(ConfigReference::plain)
+                  .collect(Collectors.joining(", ", "[", "]"))
+              + "`";
     }
     return "`" + plain(value) + "`";
   }
@@ -142,10 +164,13 @@ final class ConfigReference {
     return (Class<?>) argument;
   }
 
-  /** The record as the file gives it when every field is absent: nulls, and zeros for primitives. */
+  /**
+   * The record as the file gives it when every field is absent: nulls, and zeros for primitives.
+   */
   private static Record allAbsent(Class<? extends Record> type) {
     RecordComponent[] components = type.getRecordComponents();
-    Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+    Class<?>[] types =
+        Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
     Object[] absent = Arrays.stream(types).map(ConfigReference::absent).toArray();
     try {
       Constructor<? extends Record> canonical = type.getDeclaredConstructor(types);

@@ -21,7 +21,8 @@ class ConfigReferenceIsCurrentTest {
       Files.writeString(REFERENCE, generated);
     }
 
-    assertThat(Files.readString(REFERENCE)).as("docs/reference/configuration.md is stale: regenerate it")
+    assertThat(Files.readString(REFERENCE))
+        .as("docs/reference/configuration.md is stale: regenerate it")
         .isEqualTo(generated);
   }
 
@@ -33,7 +34,8 @@ class ConfigReferenceIsCurrentTest {
         .contains("| `listen.host` | string | `127.0.0.1` |")
         .contains("| `sharedState.mode` | `local` \\| `embedded` \\| `client` | `embedded` |")
         .contains("| `budget.backendMs` | integer | `7000` |")
-        .contains("| `tools[].effect` | `read_only` \\| `expensive_read` \\| `idempotent_write` \\| `non_idempotent_write` | `non_idempotent_write` |")
+        .contains(
+            "| `tools[].effect` | `read_only` \\| `expensive_read` \\| `idempotent_write` \\| `non_idempotent_write` | `non_idempotent_write` |")
         .contains("| `quotas.notify.webhookUrl` | string | — |")
         .doesNotContain("| `policy`");
   }

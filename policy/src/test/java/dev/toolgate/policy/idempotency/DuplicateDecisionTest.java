@@ -26,8 +26,10 @@ class DuplicateDecisionTest {
 
   @Test
   void replaysACompletedWriteAndNeverRewritesAnAmbiguousOne() {
-    assertThat(DuplicateDecision.of(record(RecordState.COMPLETED), "h1").verdict()).isEqualTo(Verdict.REPLAY);
-    assertThat(DuplicateDecision.of(record(RecordState.AMBIGUOUS), "h1").verdict()).isEqualTo(Verdict.AMBIGUOUS);
+    assertThat(DuplicateDecision.of(record(RecordState.COMPLETED), "h1").verdict())
+        .isEqualTo(Verdict.REPLAY);
+    assertThat(DuplicateDecision.of(record(RecordState.AMBIGUOUS), "h1").verdict())
+        .isEqualTo(Verdict.AMBIGUOUS);
   }
 
   @Test

@@ -18,24 +18,37 @@ class IdempotencyKeysTest {
 
   @Test
   void derivesTheSameKeyForTheSameIntentTargetAndApprovalWhateverTheArgumentOrder() {
-    var a = IdempotencyKeys.derive(SEED, inputs(Map.of("job_id", "j1", "environment", "prod"), "i-1", "ap-1"));
-    var b = IdempotencyKeys.derive(SEED, inputs(Map.of("environment", "prod", "job_id", "j1", "note", "x"), "i-1", "ap-1"));
+    var a =
+        IdempotencyKeys.derive(
+            SEED, inputs(Map.of("job_id", "j1", "environment", "prod"), "i-1", "ap-1"));
+    var b =
+        IdempotencyKeys.derive(
+            SEED,
+            inputs(Map.of("environment", "prod", "job_id", "j1", "note", "x"), "i-1", "ap-1"));
 
     assertThat(a.key()).startsWith("tgk_").isEqualTo(b.key());
   }
 
   @Test
   void derivesADifferentKeyForAnotherTargetOrIntent() {
-    var base = IdempotencyKeys.derive(SEED, inputs(Map.of("job_id", "j1", "environment", "prod"), "i-1", "ap"));
-    var otherJob = IdempotencyKeys.derive(SEED, inputs(Map.of("job_id", "j2", "environment", "prod"), "i-1", "ap"));
-    var otherIntent = IdempotencyKeys.derive(SEED, inputs(Map.of("job_id", "j1", "environment", "prod"), "i-2", "ap"));
+    var base =
+        IdempotencyKeys.derive(
+            SEED, inputs(Map.of("job_id", "j1", "environment", "prod"), "i-1", "ap"));
+    var otherJob =
+        IdempotencyKeys.derive(
+            SEED, inputs(Map.of("job_id", "j2", "environment", "prod"), "i-1", "ap"));
+    var otherIntent =
+        IdempotencyKeys.derive(
+            SEED, inputs(Map.of("job_id", "j1", "environment", "prod"), "i-2", "ap"));
 
     assertThat(base.key()).isNotEqualTo(otherJob.key()).isNotEqualTo(otherIntent.key());
   }
 
   @Test
   void holdsNoArgumentValue() {
-    var key = IdempotencyKeys.derive(SEED, inputs(Map.of("job_id", "secret-job", "environment", "prod"), "i", "a"));
+    var key =
+        IdempotencyKeys.derive(
+            SEED, inputs(Map.of("job_id", "secret-job", "environment", "prod"), "i", "a"));
 
     assertThat(key.key()).doesNotContain("secret").doesNotContain("prod").hasSize(4 + 43);
   }

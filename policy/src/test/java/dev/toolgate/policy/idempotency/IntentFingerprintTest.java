@@ -17,8 +17,10 @@ class IntentFingerprintTest {
     second.put("environment", "prod");
     second.put("job_id", "j1");
 
-    assertThat(IntentFingerprint.of("s1", "restart", first)).isEqualTo(IntentFingerprint.of("s1", "restart", second));
-    assertThat(IntentFingerprint.of("s2", "restart", first)).isNotEqualTo(IntentFingerprint.of("s1", "restart", first));
+    assertThat(IntentFingerprint.of("s1", "restart", first))
+        .isEqualTo(IntentFingerprint.of("s1", "restart", second));
+    assertThat(IntentFingerprint.of("s2", "restart", first))
+        .isNotEqualTo(IntentFingerprint.of("s1", "restart", first));
   }
 
   @Test

@@ -18,7 +18,8 @@ class CanonicalJsonTest {
     outer.put("b", inner);
     outer.put("a", null);
 
-    assertThat(CanonicalJson.of(outer)).isEqualTo("{\"a\":null,\"b\":{\"a\":[true,2,\"x\"],\"z\":1}}");
+    assertThat(CanonicalJson.of(outer))
+        .isEqualTo("{\"a\":null,\"b\":{\"a\":[true,2,\"x\"],\"z\":1}}");
   }
 
   @Test

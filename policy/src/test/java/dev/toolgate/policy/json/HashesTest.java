@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class HashesTest {
 
   private static String reference(String text) throws Exception {
-    byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    byte[] digest =
+        MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
     return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
   }
 

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class QuotaRulesTest {
 
-  private static final Quotas SEED = new Quotas(null, null, 1_000, null, null); // 200 reads, 15 writes
+  private static final Quotas SEED =
+      new Quotas(null, null, 1_000, null, null); // 200 reads, 15 writes
 
   private Usage usage;
   private long now = 10_000_000;
@@ -30,7 +31,8 @@ class QuotaRulesTest {
 
     assertThat(sixteenth.allowed()).isFalse();
     assertThat(sixteenth.code()).isEqualTo(AgentCode.QUOTA_EXCEEDED);
-    assertThat(sixteenth.explain()).isEqualTo("quota reached: quotas.perSession.write is 15, 15 used");
+    assertThat(sixteenth.explain())
+        .isEqualTo("quota reached: quotas.perSession.write is 15, 15 used");
     assertThat(usage.writes()).isEqualTo(15);
   }
 
@@ -80,7 +82,8 @@ class QuotaRulesTest {
     assertThat(allowed).isEqualTo(60);
     QuotaVerdict blocked = call(true, rate);
     assertThat(blocked.code()).isEqualTo(AgentCode.RATE_LIMITED);
-    assertThat(blocked.explain()).startsWith("rate limit reached: quotas.ratePerMinute is 60 calls per minute");
+    assertThat(blocked.explain())
+        .startsWith("rate limit reached: quotas.ratePerMinute is 60 calls per minute");
   }
 
   @Test
@@ -165,9 +168,15 @@ class QuotaRulesTest {
     usage = QuotaRules.moveReads(usage, 6, now / 1000, served);
 
     assertThat(usage.reads()).isEqualTo(6);
-    assertThat(usage.rate().inLastMinute(served)).as("the minute that ends where they are served").isEqualTo(6);
-    assertThat(usage.rate().inLastMinute(now + 60_000)).as("a minute their old second has left").isEqualTo(6);
-    assertThat(usage.rate().inLastMinute(served + 60_000)).as("a minute their new second has left").isZero();
+    assertThat(usage.rate().inLastMinute(served))
+        .as("the minute that ends where they are served")
+        .isEqualTo(6);
+    assertThat(usage.rate().inLastMinute(now + 60_000))
+        .as("a minute their old second has left")
+        .isEqualTo(6);
+    assertThat(usage.rate().inLastMinute(served + 60_000))
+        .as("a minute their new second has left")
+        .isZero();
   }
 
   @Test

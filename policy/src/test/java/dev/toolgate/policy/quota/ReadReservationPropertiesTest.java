@@ -9,14 +9,16 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * A read lease is counted as its reads would have been one by one: reserving k reads, serving u
- * of them and giving the rest back leaves the usage that u single read calls would have left.
+ * A read lease is counted as its reads would have been one by one: reserving k reads, serving u of
+ * them and giving the rest back leaves the usage that u single read calls would have left.
  */
 class ReadReservationPropertiesTest {
 
   private static final long START_MS = 50_000_000;
+
   /** Limits these properties do not reach: only the counting shows. */
-  private static final Quotas ROOMY = new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
+  private static final Quotas ROOMY =
+      new Quotas(new SessionQuota(1_000, 10), null, 1_000, null, null);
 
   @Property
   void aReservationGrantsWhatSingleCallsWouldHaveBeenAllowed(
@@ -33,7 +35,8 @@ class ReadReservationPropertiesTest {
     QuotaRules.Reservation single = oneByOne(before, asked, quotas, now);
     assertThat(reservation.granted()).isEqualTo(single.granted());
     assertThat(reservation.next().reads()).isEqualTo(single.next().reads());
-    assertThat(reservation.next().rate().inLastMinute(now)).isEqualTo(single.next().rate().inLastMinute(now));
+    assertThat(reservation.next().rate().inLastMinute(now))
+        .isEqualTo(single.next().rate().inLastMinute(now));
   }
 
   @Property
@@ -47,7 +50,8 @@ class ReadReservationPropertiesTest {
     QuotaRules.Reservation reservation = QuotaRules.reserveReads(before, asked, ROOMY, now);
     int used = Math.min(served, reservation.granted());
 
-    Usage returned = QuotaRules.returnReads(reservation.next(), reservation.granted() - used, now / 1000);
+    Usage returned =
+        QuotaRules.returnReads(reservation.next(), reservation.granted() - used, now / 1000);
 
     Usage single = oneByOne(before, used, ROOMY, now).next();
     long later = now + laterSeconds * 1000L;
@@ -123,8 +127,12 @@ class ReadReservationPropertiesTest {
     assertThat(kept.next().rate().inLastMinute(back)).isEqualTo(single.rate().inLastMinute(back));
   }
 
-  /** {@code reads} single read calls at {@code nowMs}: how many were allowed, and the usage they left. */
-  private static QuotaRules.Reservation oneByOne(Usage before, int reads, Quotas ROOMY, long nowMs) {
+  /**
+   * {@code reads} single read calls at {@code nowMs}: how many were allowed, and the usage they
+   * left.
+   */
+  private static QuotaRules.Reservation oneByOne(
+      Usage before, int reads, Quotas ROOMY, long nowMs) {
     Usage usage = before;
     int allowed = 0;
     for (int i = 0; i < reads; i++) {
@@ -135,7 +143,9 @@ class ReadReservationPropertiesTest {
     return new QuotaRules.Reservation(allowed, usage);
   }
 
-  /** A session that made {@code reads} read calls, one every 100 ms, before {@code START_MS + 5 s}. */
+  /**
+   * A session that made {@code reads} read calls, one every 100 ms, before {@code START_MS + 5 s}.
+   */
   private static Usage history(int reads, Quotas ROOMY) {
     Usage u = Usage.fresh(START_MS);
     for (int i = 0; i < reads; i++) {

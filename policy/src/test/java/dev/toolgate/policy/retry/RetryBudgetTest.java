@@ -44,11 +44,14 @@ class RetryBudgetTest {
     }
     assertThat(budget.tryAcquireRetry(0)).isTrue();
 
-    assertThat(budget.tryAcquireRetry(5_000)).as("the calls of second 0 are out of the window").isFalse();
+    assertThat(budget.tryAcquireRetry(5_000))
+        .as("the calls of second 0 are out of the window")
+        .isFalse();
   }
 
   @Test
   void refusesABadConfigurationNamingTheValue() {
-    assertThatThrownBy(() -> new RetryBudget(1.5, 1, 10)).hasMessage("retry budget ratio must be in [0, 1], was 1.5");
+    assertThatThrownBy(() -> new RetryBudget(1.5, 1, 10))
+        .hasMessage("retry budget ratio must be in [0, 1], was 1.5");
   }
 }

@@ -37,7 +37,14 @@ class PolicyValidatorTest {
                   ResultClass.BACKEND_503),
               new Backoff(250L, 1500L)),
           new BreakerPolicy(
-              60, 20, 0.5, 0.7, 5000L, 30, new HalfOpen(3, 1), Fallback.READ_ONLY_DEGRADED_RESPONSE),
+              60,
+              20,
+              0.5,
+              0.7,
+              5000L,
+              30,
+              new HalfOpen(3, 1),
+              Fallback.READ_ONLY_DEGRADED_RESPONSE),
           Approval.NONE,
           null);
 

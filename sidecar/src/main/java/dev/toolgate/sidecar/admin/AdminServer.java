@@ -98,11 +98,16 @@ public final class AdminServer {
   private void route(HttpServerRequest req) {
     if (req.method() == HttpMethod.POST && req.path().startsWith("/admin/")) {
       // The body is taken before any asynchronous step, or it would be gone.
-      req.body().onSuccess(body -> authenticated(req).onSuccess(ok -> {
-        if (ok) {
-          change(req, body);
-        }
-      }));
+      req.body()
+          .onSuccess(
+              body ->
+                  authenticated(req)
+                      .onSuccess(
+                          ok -> {
+                            if (ok) {
+                              change(req, body);
+                            }
+                          }));
       return;
     }
     if (req.method() != HttpMethod.GET && req.method() != HttpMethod.HEAD) {
@@ -113,7 +118,10 @@ public final class AdminServer {
       case "/healthz" -> json(req, 200, new JsonObject().put("status", "ok"));
       case "/readyz" -> {
         Readiness r = readiness.get();
-        json(req, r.ready() ? 200 : 503, new JsonObject().put("ready", r.ready()).put("checks", r.checks()));
+        json(
+            req,
+            r.ready() ? 200 : 503,
+            new JsonObject().put("ready", r.ready()).put("checks", r.checks()));
       }
       case "/metrics" ->
           req.response()
@@ -121,7 +129,11 @@ public final class AdminServer {
               .end(metrics.scrape());
       case "/config" -> json(req, 200, config());
       default ->
-          json(req, 404, new JsonObject().put("error", "unknown path; try /healthz, /readyz, /metrics, /config"));
+          json(
+              req,
+              404,
+              new JsonObject()
+                  .put("error", "unknown path; try /healthz, /readyz, /metrics, /config"));
     }
   }
 
@@ -132,25 +144,40 @@ public final class AdminServer {
   private Future<Boolean> authenticated(HttpServerRequest req) {
     String tokenFile = active.get().config().admin().tokenFile();
     if (tokenFile == null) {
-      json(req, 403, new JsonObject().put("error", "the admin API is disabled: set admin.tokenFile"));
+      json(
+          req,
+          403,
+          new JsonObject().put("error", "the admin API is disabled: set admin.tokenFile"));
       return Future.succeededFuture(false);
     }
-    return vertx.fileSystem().readFile(tokenFile).map(buffer -> {
-      String expected = "Bearer " + buffer.toString().strip();
-      String given = req.getHeader(HttpHeaders.AUTHORIZATION);
-      boolean ok = given != null && java.security.MessageDigest.isEqual(
-          expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          given.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      if (!ok) {
-        LOG.warn("refused an unauthenticated admin call to {}", req.path());
-        req.response().putHeader("WWW-Authenticate", "Bearer");
-        json(req, 401, new JsonObject().put("error", "a valid bearer token (admin.tokenFile) is required"));
-      }
-      return ok;
-    }).otherwise(e -> {
-      json(req, 500, new JsonObject().put("error", "cannot read admin.tokenFile"));
-      return false;
-    });
+    return vertx
+        .fileSystem()
+        .readFile(tokenFile)
+        .map(
+            buffer -> {
+              String expected = "Bearer " + buffer.toString().strip();
+              String given = req.getHeader(HttpHeaders.AUTHORIZATION);
+              boolean ok =
+                  given != null
+                      && java.security.MessageDigest.isEqual(
+                          expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                          given.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+              if (!ok) {
+                LOG.warn("refused an unauthenticated admin call to {}", req.path());
+                req.response().putHeader("WWW-Authenticate", "Bearer");
+                json(
+                    req,
+                    401,
+                    new JsonObject()
+                        .put("error", "a valid bearer token (admin.tokenFile) is required"));
+              }
+              return ok;
+            })
+        .otherwise(
+            e -> {
+              json(req, 500, new JsonObject().put("error", "cannot read admin.tokenFile"));
+              return false;
+            });
   }
 
   private void change(HttpServerRequest req, io.vertx.core.buffer.Buffer body) {
@@ -171,24 +198,48 @@ public final class AdminServer {
         int reads = in.getInteger("reads", 0);
         int writes = in.getInteger("writes", 0);
         if (reads < 0 || writes < 0 || reads + writes == 0) {
-          json(req, 400, new JsonObject().put("error", "give 'reads' and/or 'writes' (> 0) to add"));
+          json(
+              req, 400, new JsonObject().put("error", "give 'reads' and/or 'writes' (> 0) to add"));
           return;
         }
-        quotas.raise(session, reads, writes, clock.millis())
-            .onSuccess(u -> {
-              LOG.info("admin raised the quota of session {} by {} reads, {} writes", session, reads, writes);
-              json(req, 200, new JsonObject().put("session", session).put("reads", u.reads())
-                  .put("writes", u.writes()).put("extraReads", u.extraReads()).put("extraWrites", u.extraWrites()));
-            })
+        quotas
+            .raise(session, reads, writes, clock.millis())
+            .onSuccess(
+                u -> {
+                  LOG.info(
+                      "admin raised the quota of session {} by {} reads, {} writes",
+                      session,
+                      reads,
+                      writes);
+                  json(
+                      req,
+                      200,
+                      new JsonObject()
+                          .put("session", session)
+                          .put("reads", u.reads())
+                          .put("writes", u.writes())
+                          .put("extraReads", u.extraReads())
+                          .put("extraWrites", u.extraWrites()));
+                })
             .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
       }
-      case "/admin/quotas/reset" -> quotas.reset(session)
-          .onSuccess(v -> {
-            LOG.info("admin reset the quota of session {}", session);
-            json(req, 200, new JsonObject().put("session", session).put("reset", true));
-          })
-          .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
-      default -> json(req, 404, new JsonObject().put("error", "unknown admin call; try /admin/quotas/raise or /admin/quotas/reset"));
+      case "/admin/quotas/reset" ->
+          quotas
+              .reset(session)
+              .onSuccess(
+                  v -> {
+                    LOG.info("admin reset the quota of session {}", session);
+                    json(req, 200, new JsonObject().put("session", session).put("reset", true));
+                  })
+              .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
+      default ->
+          json(
+              req,
+              404,
+              new JsonObject()
+                  .put(
+                      "error",
+                      "unknown admin call; try /admin/quotas/raise or /admin/quotas/reset"));
     }
   }
 
@@ -238,8 +289,14 @@ public final class AdminServer {
   static String redact(String url) {
     try {
       URI uri = new URI(url);
-      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(),
-              uri.getQuery() == null ? null : "redacted", null)
+      return new URI(
+              uri.getScheme(),
+              null,
+              uri.getHost(),
+              uri.getPort(),
+              uri.getPath(),
+              uri.getQuery() == null ? null : "redacted",
+              null)
           .toString();
     } catch (URISyntaxException e) {
       return "(unparseable URL)";

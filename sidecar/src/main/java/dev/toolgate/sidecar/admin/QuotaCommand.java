@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** {@code toolgate-sidecar quota raise|reset}: the administrator's side of seed 002's manual raise. */
+/**
+ * {@code toolgate-sidecar quota raise|reset}: the administrator's side of seed 002's manual raise.
+ */
 public final class QuotaCommand {
 
   public static final String USAGE =
@@ -62,14 +64,16 @@ public final class QuotaCommand {
     }
     try {
       String token = Files.readString(Path.of(tokenFile)).strip();
-      HttpResponse<String> response = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(admin + "/admin/quotas/" + action))
-              .timeout(Duration.ofSeconds(10))
-              .header("Authorization", "Bearer " + token)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(admin + "/admin/quotas/" + action))
+                      .timeout(Duration.ofSeconds(10))
+                      .header("Authorization", "Bearer " + token)
+                      .header("Content-Type", "application/json")
+                      .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       (response.statusCode() == 200 ? out : err).println(response.body());
       return response.statusCode() == 200 ? 0 : 1;
     } catch (IOException e) {

@@ -24,7 +24,12 @@ public final class ApprovalTokens {
   public static final int MIN_KEY_BYTES = 32;
 
   private static final String HEADER =
-      b64(new JsonObject().put("alg", "HS256").put("typ", "JWT").encode().getBytes(StandardCharsets.UTF_8));
+      b64(
+          new JsonObject()
+              .put("alg", "HS256")
+              .put("typ", "JWT")
+              .encode()
+              .getBytes(StandardCharsets.UTF_8));
 
   private final byte[] key;
 
@@ -71,11 +76,15 @@ public final class ApprovalTokens {
       throw new InvalidApprovalException("the approval token's signature does not verify");
     }
     try {
-      JsonObject header = new JsonObject(new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8));
+      JsonObject header =
+          new JsonObject(
+              new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8));
       if (!"HS256".equals(header.getString("alg"))) {
         throw new InvalidApprovalException("the approval token must use HS256");
       }
-      JsonObject claims = new JsonObject(new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
+      JsonObject claims =
+          new JsonObject(
+              new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
       String id = claims.getString("jti");
       String tool = claims.getString("tool");
       String args = claims.getString("args");
@@ -83,9 +92,11 @@ public final class ApprovalTokens {
       if (id == null || tool == null || args == null || exp == null) {
         throw new InvalidApprovalException("the approval token lacks jti, tool, args or exp");
       }
-      return new ApprovalClaims(id, tool, args, claims.getString("sub"), claims.getLong("iat", 0L), exp);
+      return new ApprovalClaims(
+          id, tool, args, claims.getString("sub"), claims.getLong("iat", 0L), exp);
     } catch (DecodeException | IllegalArgumentException | ClassCastException e) {
-      throw new InvalidApprovalException("the approval token's header or claims are not valid JSON");
+      throw new InvalidApprovalException(
+          "the approval token's header or claims are not valid JSON");
     }
   }
 

@@ -90,8 +90,15 @@ public final class ApproveCommand {
     }
     long now = clock.millis() / 1000;
     String id = "ap-" + UUID.randomUUID();
-    out.println(tokens.mint(new ApprovalClaims(
-        id, tool, IdempotencyKeys.argumentsHash(parsed.getMap()), approver, now, now + ttl)));
+    out.println(
+        tokens.mint(
+            new ApprovalClaims(
+                id,
+                tool,
+                IdempotencyKeys.argumentsHash(parsed.getMap()),
+                approver,
+                now,
+                now + ttl)));
     err.println("approval " + id + " for " + tool + ", valid " + ttl + " s, single-use");
     return 0;
   }

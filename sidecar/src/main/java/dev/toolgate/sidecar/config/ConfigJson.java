@@ -1,7 +1,7 @@
 package dev.toolgate.sidecar.config;
 
-import dev.toolgate.policy.config.WireNames;
 import dev.toolgate.policy.config.SidecarConfig;
+import dev.toolgate.policy.config.WireNames;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.lang.reflect.InvocationTargetException;
@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A configuration as JSON, with the file's names ({@link WireNames}): each record a JSON object of
  * its components in declaration order, absent values as {@code null}, enum constants by their wire
- * names. What {@link RecordBinder} reads, this writes, so the admin endpoint shows the file's shape.
+ * names. What {@link RecordBinder} reads, this writes, so the admin endpoint shows the file's
+ * shape.
  */
 public final class ConfigJson {
 
@@ -44,7 +45,8 @@ public final class ConfigJson {
     try {
       return component.getAccessor().invoke(record);
     } catch (IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("cannot read " + record.getClass().getName() + "." + component.getName(), e);
+      throw new IllegalStateException(
+          "cannot read " + record.getClass().getName() + "." + component.getName(), e);
     }
   }
 }

@@ -1,15 +1,15 @@
 package dev.toolgate.sidecar.config;
 
-import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.AdminOptions;
 import dev.toolgate.policy.config.AgentIdentity;
 import dev.toolgate.policy.config.ApprovalOptions;
-import dev.toolgate.policy.config.RuntimeOptions;
-import dev.toolgate.policy.config.AdminOptions;
 import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.RuntimeOptions;
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Policy;
-import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.QuotaNotify;
+import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
@@ -81,12 +81,18 @@ public final class ConfigLoader {
     }
     Node tree;
     try {
-      tree = new Compose(RecordBinder.settings(source))
-          .composeInputStream(new ByteArrayInputStream(bytes))
-          .orElse(null);
+      tree =
+          new Compose(RecordBinder.settings(source))
+              .composeInputStream(new ByteArrayInputStream(bytes))
+              .orElse(null);
     } catch (MarkedYamlEngineException e) {
-      throw new ConfigException(source,
-          List.of("not valid YAML" + RecordBinder.location(e.getProblemMark()) + ": " + e.getProblem()));
+      throw new ConfigException(
+          source,
+          List.of(
+              "not valid YAML"
+                  + RecordBinder.location(e.getProblemMark())
+                  + ": "
+                  + e.getProblem()));
     } catch (YamlEngineException e) {
       throw new ConfigException(source, List.of("not valid YAML: " + firstLine(e.getMessage())));
     }
@@ -96,7 +102,8 @@ public final class ConfigLoader {
     List<NodeTuple> sidecarFields = new ArrayList<>();
     List<NodeTuple> policyFields = new ArrayList<>();
     for (NodeTuple field : root.getValue()) {
-      boolean sidecarField = field.getKeyNode() instanceof ScalarNode key && SIDECAR_FIELDS.contains(key.getValue());
+      boolean sidecarField =
+          field.getKeyNode() instanceof ScalarNode key && SIDECAR_FIELDS.contains(key.getValue());
       (sidecarField ? sidecarFields : policyFields).add(field);
     }
     SidecarConfig config;
@@ -144,13 +151,18 @@ public final class ConfigLoader {
       problems.add(
           "runtime.connectTimeoutMs: must be >= 1, was " + config.runtime().connectTimeoutMs());
     }
-    if (config.runtime().warmupCalls() < 0 || config.runtime().warmupCalls() > RuntimeOptions.MAX_WARMUP_CALLS) {
-      problems.add("runtime.warmupCalls: must be between 0 (off) and " + RuntimeOptions.MAX_WARMUP_CALLS
-          + ", was " + config.runtime().warmupCalls());
+    if (config.runtime().warmupCalls() < 0
+        || config.runtime().warmupCalls() > RuntimeOptions.MAX_WARMUP_CALLS) {
+      problems.add(
+          "runtime.warmupCalls: must be between 0 (off) and "
+              + RuntimeOptions.MAX_WARMUP_CALLS
+              + ", was "
+              + config.runtime().warmupCalls());
     }
     approvals(config, problems);
     SharedStateOptions shared = config.sharedState();
-    if (shared.mode() == SharedStateOptions.Mode.CLIENT && shared.members().isEmpty()
+    if (shared.mode() == SharedStateOptions.Mode.CLIENT
+        && shared.members().isEmpty()
         && shared.kubernetesServiceDns() == null) {
       problems.add("sharedState: client mode needs members or kubernetesServiceDns");
     }
@@ -174,7 +186,9 @@ public final class ConfigLoader {
       return null;
     }
     Path dir = Path.of(source).toAbsolutePath().getParent();
-    return Path.of(path).isAbsolute() || dir == null ? path : dir.resolve(path).normalize().toString();
+    return Path.of(path).isAbsolute() || dir == null
+        ? path
+        : dir.resolve(path).normalize().toString();
   }
 
   /** The quota notification's key and CA files, like every other path of the file. */
@@ -184,11 +198,25 @@ public final class ConfigLoader {
     if (notify == null) {
       return policy;
     }
-    QuotaNotify resolved = new QuotaNotify(notify.webhookUrl(), relativeTo(source, notify.secretFile()),
-        relativeTo(source, notify.caFile()));
-    return new Policy(policy.mode(), policy.killSwitch(), policy.budget(), policy.upstreams(),
-        new Quotas(quotas.perSession(), quotas.perAgent(), quotas.ratePerMinute(), quotas.idleExpirySeconds(), resolved),
-        policy.tools(), policy.retryBudget(), policy.intentWindowSeconds());
+    QuotaNotify resolved =
+        new QuotaNotify(
+            notify.webhookUrl(),
+            relativeTo(source, notify.secretFile()),
+            relativeTo(source, notify.caFile()));
+    return new Policy(
+        policy.mode(),
+        policy.killSwitch(),
+        policy.budget(),
+        policy.upstreams(),
+        new Quotas(
+            quotas.perSession(),
+            quotas.perAgent(),
+            quotas.ratePerMinute(),
+            quotas.idleExpirySeconds(),
+            resolved),
+        policy.tools(),
+        policy.retryBudget(),
+        policy.intentWindowSeconds());
   }
 
   private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {
@@ -196,7 +224,9 @@ public final class ConfigLoader {
   }
 
   private static AdminOptions resolveAdmin(AdminOptions admin, String source) {
-    return admin == null ? null : new AdminOptions(admin.host(), admin.port(), relativeTo(source, admin.tokenFile()));
+    return admin == null
+        ? null
+        : new AdminOptions(admin.host(), admin.port(), relativeTo(source, admin.tokenFile()));
   }
 
   private static void approvals(SidecarConfig config, List<String> problems) {
@@ -205,8 +235,11 @@ public final class ConfigLoader {
     for (int i = 0; i < tools.size(); i++) {
       if (tools.get(i).approval() == dev.toolgate.policy.model.Approval.HUMAN_REQUIRED
           && keyFile == null) {
-        problems.add("tools[" + i + "].approval: human_required needs approvals.keyFile, the key"
-            + " that verifies approval tokens");
+        problems.add(
+            "tools["
+                + i
+                + "].approval: human_required needs approvals.keyFile, the key"
+                + " that verifies approval tokens");
       }
     }
     if (keyFile != null) {
@@ -214,8 +247,11 @@ public final class ConfigLoader {
       try {
         long size = Files.size(key);
         if (size < 32) {
-          problems.add("approvals.keyFile: the key must hold at least 32 bytes, " + keyFile
-              + " holds " + size);
+          problems.add(
+              "approvals.keyFile: the key must hold at least 32 bytes, "
+                  + keyFile
+                  + " holds "
+                  + size);
         }
       } catch (IOException e) {
         problems.add("approvals.keyFile: cannot read " + keyFile);

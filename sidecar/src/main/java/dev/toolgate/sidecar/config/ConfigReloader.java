@@ -5,7 +5,6 @@ import io.vertx.core.buffer.Buffer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +72,10 @@ public final class ConfigReloader {
         .fileSystem()
         .readFile(file.toString())
         .onSuccess(this::consider)
-        .onFailure(e -> LOG.warn("cannot read {}: {}; keeping the active configuration", file, e.toString()));
+        .onFailure(
+            e ->
+                LOG.warn(
+                    "cannot read {}: {}; keeping the active configuration", file, e.toString()));
   }
 
   private void consider(Buffer bytes) {
@@ -87,9 +89,9 @@ public final class ConfigReloader {
   }
 
   /**
-   * A configuration from another source (the operator's publication in the shared state). The
-   * file and the publication converge on the same bytes; what is already applied is skipped.
-   * Must be called on the sidecar's context.
+   * A configuration from another source (the operator's publication in the shared state). The file
+   * and the publication converge on the same bytes; what is already applied is skipped. Must be
+   * called on the sidecar's context.
    */
   public void offer(String from, byte[] raw) {
     String hash = ConfigLoader.sha256(raw);
@@ -105,8 +107,11 @@ public final class ConfigReloader {
               }
               appliedHash = loaded.hash();
               lastRejection = null;
-              LOG.info("configuration reloaded from {}: revision {}, hash {}",
-                  from, loaded.config().revision(), loaded.shortHash());
+              LOG.info(
+                  "configuration reloaded from {}: revision {}, hash {}",
+                  from,
+                  loaded.config().revision(),
+                  loaded.shortHash());
               listener.applied(loaded);
             })
         .onFailure(
@@ -116,7 +121,8 @@ public final class ConfigReloader {
                       ? c
                       : new ConfigException(file.toString(), java.util.List.of(e.toString()));
               lastRejection = new Rejection(hash, problem.getMessage(), clock.instant());
-              LOG.warn("configuration change refused, keeping the active one: {}", problem.getMessage());
+              LOG.warn(
+                  "configuration change refused, keeping the active one: {}", problem.getMessage());
               listener.rejected(problem);
             });
   }

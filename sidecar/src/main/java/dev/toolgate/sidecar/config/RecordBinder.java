@@ -1,7 +1,7 @@
 package dev.toolgate.sidecar.config;
 
-import dev.toolgate.policy.config.WireNames;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import dev.toolgate.policy.config.WireNames;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -33,11 +33,11 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * target type. A mapping becomes a record through its canonical constructor (an absent field is
  * {@code null}, or zero for a primitive, and the record's constructor applies its defaults), a
  * sequence a {@code List}, a scalar text, a whole number, a number, a boolean or an enum constant
- * by its wire name ({@link WireNames}). Unknown and repeated fields are refused; so are numbers
- * for enums and fractions for whole numbers.
+ * by its wire name ({@link WireNames}). Unknown and repeated fields are refused; so are numbers for
+ * enums and fractions for whole numbers.
  *
- * <p>Every refusal names the node's path ({@code tools[0].retry.maxAttempts}) and the bad value;
- * a record constructor's own refusal is reported at the record's path with its message. Cost:
+ * <p>Every refusal names the node's path ({@code tools[0].retry.maxAttempts}) and the bad value; a
+ * record constructor's own refusal is reported at the record's path with its message. Cost:
  * reflection per field, once per load of the file (start and each reload), never on a call.
  */
 final class RecordBinder {
@@ -73,7 +73,8 @@ final class RecordBinder {
     Class<?> raw = raw(type);
     if (isNull(node)) {
       if (raw.isPrimitive()) {
-        throw new BindingException(at(path) + "expected " + kind(raw) + ", found null" + location(node));
+        throw new BindingException(
+            at(path) + "expected " + kind(raw) + ", found null" + location(node));
       }
       return null;
     }
@@ -84,7 +85,8 @@ final class RecordBinder {
       return record(node, raw, path);
     }
     if (!(node instanceof ScalarNode scalar)) {
-      throw new BindingException(at(path) + "expected " + kind(raw) + ", found " + found(node) + location(node));
+      throw new BindingException(
+          at(path) + "expected " + kind(raw) + ", found " + found(node) + location(node));
     }
     String text = scalar.getValue();
     if (raw == String.class) {
@@ -117,13 +119,14 @@ final class RecordBinder {
       }
       throw invalid(text, "whole number", path);
     }
-    throw new IllegalStateException("the configuration has a field of a type the file cannot hold: " + type
-        + " at " + path);
+    throw new IllegalStateException(
+        "the configuration has a field of a type the file cannot hold: " + type + " at " + path);
   }
 
   private static List<Object> list(Node node, Type element, String path) throws BindingException {
     if (!(node instanceof SequenceNode sequence)) {
-      throw new BindingException(at(path) + "expected a list, found " + found(node) + location(node));
+      throw new BindingException(
+          at(path) + "expected a list, found " + found(node) + location(node));
     }
     List<Object> values = new ArrayList<>(sequence.getValue().size());
     for (Node item : sequence.getValue()) {
@@ -134,7 +137,8 @@ final class RecordBinder {
 
   private static Object record(Node node, Class<?> type, String path) throws BindingException {
     if (!(node instanceof MappingNode mapping)) {
-      throw new BindingException(at(path) + "expected a mapping of fields, found " + found(node) + location(node));
+      throw new BindingException(
+          at(path) + "expected a mapping of fields, found " + found(node) + location(node));
     }
     RecordComponent[] components = type.getRecordComponents();
     Map<String, Integer> index = new LinkedHashMap<>();
@@ -147,21 +151,31 @@ final class RecordBinder {
       String name = field.getKeyNode() instanceof ScalarNode key ? key.getValue() : null;
       Integer i = name == null ? null : index.get(name);
       if (i == null) {
-        throw new BindingException((path.isEmpty() ? "" : path + ": ") + "unknown field '"
-            + (name == null ? found(field.getKeyNode()) : name) + "'; known fields: " + new TreeSet<>(index.keySet()));
+        throw new BindingException(
+            (path.isEmpty() ? "" : path + ": ")
+                + "unknown field '"
+                + (name == null ? found(field.getKeyNode()) : name)
+                + "'; known fields: "
+                + new TreeSet<>(index.keySet()));
       }
       if (given[i]) {
-        throw new BindingException(at(path) + "field '" + name + "' is given twice" + location(field.getKeyNode()));
+        throw new BindingException(
+            at(path) + "field '" + name + "' is given twice" + location(field.getKeyNode()));
       }
       given[i] = true;
-      args[i] = value(field.getValueNode(), components[i].getGenericType(), path.isEmpty() ? name : path + "." + name);
+      args[i] =
+          value(
+              field.getValueNode(),
+              components[i].getGenericType(),
+              path.isEmpty() ? name : path + "." + name);
     }
     for (int i = 0; i < components.length; i++) {
       if (args[i] == null && components[i].getType().isPrimitive()) {
         args[i] = zero(components[i].getType());
       }
     }
-    Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+    Class<?>[] types =
+        Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
     try {
       Constructor<?> canonical = type.getDeclaredConstructor(types);
       canonical.trySetAccessible();
@@ -169,20 +183,24 @@ final class RecordBinder {
     } catch (InvocationTargetException e) {
       throw refused(e.getCause(), path);
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("the record " + type.getName() + " cannot be built from its components", e);
+      throw new IllegalStateException(
+          "the record " + type.getName() + " cannot be built from its components", e);
     }
   }
 
   private static Object constant(Class<?> type, String text, String path) throws BindingException {
     for (Method method : type.getMethods()) {
-      if (method.isAnnotationPresent(JsonCreator.class) && Modifier.isStatic(method.getModifiers())
-          && method.getParameterCount() == 1 && method.getParameterTypes()[0] == String.class) {
+      if (method.isAnnotationPresent(JsonCreator.class)
+          && Modifier.isStatic(method.getModifiers())
+          && method.getParameterCount() == 1
+          && method.getParameterTypes()[0] == String.class) {
         try {
           return method.invoke(null, text);
         } catch (InvocationTargetException e) {
           throw refused(e.getCause(), path);
         } catch (IllegalAccessException e) {
-          throw new IllegalStateException(type.getName() + "." + method.getName() + " is not callable", e);
+          throw new IllegalStateException(
+              type.getName() + "." + method.getName() + " is not callable", e);
         }
       }
     }
@@ -191,13 +209,22 @@ final class RecordBinder {
         return constant;
       }
     }
-    throw new BindingException(at(path) + "'" + text + "' is not a valid " + type.getSimpleName() + "; accepted: "
-        + Arrays.stream(type.getEnumConstants()).map(c -> WireNames.of((Enum<?>) c)).collect(Collectors.joining(", ")));
+    throw new BindingException(
+        at(path)
+            + "'"
+            + text
+            + "' is not a valid "
+            + type.getSimpleName()
+            + "; accepted: "
+            + Arrays.stream(type.getEnumConstants())
+                .map(c -> WireNames.of((Enum<?>) c))
+                .collect(Collectors.joining(", ")));
   }
 
   private static BindingException refused(Throwable cause, String path) {
     if (cause instanceof RuntimeException) {
-      return new BindingException(at(path) + (cause.getMessage() == null ? cause.toString() : cause.getMessage()));
+      return new BindingException(
+          at(path) + (cause.getMessage() == null ? cause.toString() : cause.getMessage()));
     }
     throw new IllegalStateException("a configuration record failed unexpectedly at " + path, cause);
   }
@@ -241,8 +268,10 @@ final class RecordBinder {
       return "a whole number";
     }
     if (type.isEnum()) {
-      return "one of " + Arrays.stream(type.getEnumConstants()).map(c -> WireNames.of((Enum<?>) c))
-          .collect(Collectors.joining(", "));
+      return "one of "
+          + Arrays.stream(type.getEnumConstants())
+              .map(c -> WireNames.of((Enum<?>) c))
+              .collect(Collectors.joining(", "));
     }
     return "text";
   }
@@ -267,6 +296,7 @@ final class RecordBinder {
 
   /** Where in the file, counted from 1 as editors do; snakeyaml counts from 0. */
   static String location(Optional<Mark> mark) {
-    return mark.map(m -> " (line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ")").orElse("");
+    return mark.map(m -> " (line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1) + ")")
+        .orElse("");
   }
 }

@@ -25,8 +25,8 @@ import java.time.Instant;
  * @param policyRevision the revision of the policy in force
  * @param configHash the short hash of the configuration in force
  * @param mode {@code enforce} or {@code shadow}
- * @param decision what the sidecar did: {@code forwarded}, {@code retried}, {@code final},
- *     {@code denied}, {@code replayed}, {@code shared}, {@code ambiguous_lookup}, {@code late_result},
+ * @param decision what the sidecar did: {@code forwarded}, {@code retried}, {@code final}, {@code
+ *     denied}, {@code replayed}, {@code shared}, {@code ambiguous_lookup}, {@code late_result},
  *     {@code shadow}
  * @param retryReason why the next attempt runs, or why none does
  * @param idempotencyKey the write's key (a hash: never a secret)
@@ -69,12 +69,14 @@ public record AttemptEvent(
   private static final SerializedString TOOL = new SerializedString("tool");
   private static final SerializedString UPSTREAM = new SerializedString("upstream");
   private static final SerializedString ATTEMPT = new SerializedString("attempt");
-  private static final SerializedString UPSTREAM_REQUEST_ID = new SerializedString("upstreamRequestId");
+  private static final SerializedString UPSTREAM_REQUEST_ID =
+      new SerializedString("upstreamRequestId");
   private static final SerializedString RESULT = new SerializedString("result");
   private static final SerializedString HTTP_STATUS = new SerializedString("httpStatus");
   private static final SerializedString DURATION_MS = new SerializedString("durationMs");
   private static final SerializedString TIMEOUT_LAYER = new SerializedString("timeoutLayer");
-  private static final SerializedString BACKEND_OPERATION_ID = new SerializedString("backendOperationId");
+  private static final SerializedString BACKEND_OPERATION_ID =
+      new SerializedString("backendOperationId");
   private static final SerializedString POLICY_REVISION = new SerializedString("policyRevision");
   private static final SerializedString CONFIG_HASH = new SerializedString("configHash");
   private static final SerializedString MODE = new SerializedString("mode");
@@ -87,8 +89,8 @@ public record AttemptEvent(
 
   /**
    * Writes the event as one JSON object, absent fields left out. Streamed field by field: no map,
-   * no intermediate string, and each field's name written from its quoted bytes, encoded once
-   * (this runs once per attempt).
+   * no intermediate string, and each field's name written from its quoted bytes, encoded once (this
+   * runs once per attempt).
    */
   public void writeJson(JsonGenerator out) throws IOException {
     out.writeStartObject();
@@ -119,19 +121,22 @@ public record AttemptEvent(
     out.writeEndObject();
   }
 
-  private static void field(JsonGenerator out, SerializedString name, String value) throws IOException {
+  private static void field(JsonGenerator out, SerializedString name, String value)
+      throws IOException {
     if (value != null) {
       out.writeFieldName(name);
       out.writeString(value);
     }
   }
 
-  private static void number(JsonGenerator out, SerializedString name, long value) throws IOException {
+  private static void number(JsonGenerator out, SerializedString name, long value)
+      throws IOException {
     out.writeFieldName(name);
     out.writeNumber(value);
   }
 
-  private static void number(JsonGenerator out, SerializedString name, double value) throws IOException {
+  private static void number(JsonGenerator out, SerializedString name, double value)
+      throws IOException {
     out.writeFieldName(name);
     out.writeNumber(value);
   }

@@ -12,12 +12,12 @@ import java.util.List;
  * or a record already encoded as JSON text — on a line of its own, in the batch's order.
  *
  * <p>One generator writes the whole batch, so Jackson's buffers are taken and given back once per
- * batch rather than once per event. Cost: O(bytes written), no intermediate string or
- * map.
+ * batch rather than once per event. Cost: O(bytes written), no intermediate string or map.
  */
 public final class EventLines {
 
-  private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+  private static final JsonFactory JSON =
+      JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
 
   private EventLines() {}
 
@@ -37,7 +37,8 @@ public final class EventLines {
         } else if (item instanceof String record) {
           json.writeRaw(record);
         } else {
-          throw new IllegalArgumentException("not an evidence item: " + (item == null ? "null" : item.getClass().getName()));
+          throw new IllegalArgumentException(
+              "not an evidence item: " + (item == null ? "null" : item.getClass().getName()));
         }
         json.writeRaw('\n');
       }

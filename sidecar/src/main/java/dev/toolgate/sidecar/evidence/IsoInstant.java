@@ -4,9 +4,9 @@ import java.time.Instant;
 
 /**
  * Instants as evidence writes them: exactly {@link Instant#toString()} (ISO-8601 in UTC, the
- * fraction in groups of three digits, none when zero), without its formatter's cost on every
- * event. {@code toString()} of the whole second, less its {@code Z}, is kept once per second; each
- * instant then costs one string of its own.
+ * fraction in groups of three digits, none when zero), without its formatter's cost on every event.
+ * {@code toString()} of the whole second, less its {@code Z}, is kept once per second; each instant
+ * then costs one string of its own.
  */
 public final class IsoInstant {
 

@@ -18,16 +18,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * JSON lines written by one thread of its own. Callers (event loops) only offer the event to a
- * bounded queue: O(1), no encoding, no system call. The writer takes what is queued (up to
- * {@value #BATCH} items), encodes it into one chunk ({@link EventLines}) and writes the chunk with
- * one call, then lets events gather for {@value #LINGER_MS} ms: a busy sidecar makes one wake-up
- * and one write per batch instead of one per event, and an event reaches stdout at most that much
+ * bounded queue: O(1), no encoding, no system call. The writer takes what is queued (up to {@value
+ * #BATCH} items), encodes it into one chunk ({@link EventLines}) and writes the chunk with one
+ * call, then lets events gather for {@value #LINGER_MS} ms: a busy sidecar makes one wake-up and
+ * one write per batch instead of one per event, and an event reaches stdout at most that much
  * later.
  *
- * <p>When the stream's reader stalls (a container runtime's log pipe holds 64 KiB), the queue
- * fills and further events are dropped and counted instead of stalling tool calls; the next chunk
- * written starts with an {@code events_dropped} record carrying the count, so the evidence itself
- * says where it has a gap. A chunk the stream refuses counts its events as dropped.
+ * <p>When the stream's reader stalls (a container runtime's log pipe holds 64 KiB), the queue fills
+ * and further events are dropped and counted instead of stalling tool calls; the next chunk written
+ * starts with an {@code events_dropped} record carrying the count, so the evidence itself says
+ * where it has a gap. A chunk the stream refuses counts its events as dropped.
  */
 final class JsonLinesSink implements EventSink {
 
@@ -48,7 +48,8 @@ final class JsonLinesSink implements EventSink {
 
   JsonLinesSink(OutputStream out, int capacity) {
     if (capacity < 1) {
-      throw new IllegalArgumentException("event queue capacity must be at least 1, was " + capacity);
+      throw new IllegalArgumentException(
+          "event queue capacity must be at least 1, was " + capacity);
     }
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.out = out;
@@ -120,8 +121,15 @@ final class JsonLinesSink implements EventSink {
     boolean reporting = lost > reported;
     try {
       if (reporting) {
-        EventLines.write(List.of(new JsonObject().put("ts", IsoInstant.format(Instant.now()))
-            .put("event", "events_dropped").put("count", lost - reported).put("total", lost).encode()), chunk);
+        EventLines.write(
+            List.of(
+                new JsonObject()
+                    .put("ts", IsoInstant.format(Instant.now()))
+                    .put("event", "events_dropped")
+                    .put("count", lost - reported)
+                    .put("total", lost)
+                    .encode()),
+            chunk);
       }
       EventLines.write(batch, chunk);
     } catch (IOException e) {
@@ -139,7 +147,9 @@ final class JsonLinesSink implements EventSink {
       dropped.addAndGet(batch.size());
       if (!failing) {
         failing = true;
-        LOG.warn("cannot write attempt events ({}); counted in toolgate_events_dropped_total", e.toString());
+        LOG.warn(
+            "cannot write attempt events ({}); counted in toolgate_events_dropped_total",
+            e.toString());
       }
     } finally {
       chunk.reset();

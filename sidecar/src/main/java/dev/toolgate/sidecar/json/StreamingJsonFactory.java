@@ -8,10 +8,10 @@ import io.vertx.core.spi.json.JsonCodec;
  * Makes Vert.x encode and decode {@code JsonObject}s with Jackson's streaming parser and generator,
  * also where jackson-databind is on the class path (tests, an application that embeds the sidecar):
  * Vert.x then picks its data-binding codec, which looks up a serializer per map value, the largest
- * single CPU cost of the call path when it was measured. The sidecar's jar has no
- * data binding; this keeps one codec wherever it runs. The streaming codec handles every type a
- * JSON-RPC message holds (maps, lists, strings, numbers, booleans, null), Instants and byte arrays;
- * it refuses POJOs, which the sidecar never puts in a message.
+ * single CPU cost of the call path when it was measured. The sidecar's jar has no data binding;
+ * this keeps one codec wherever it runs. The streaming codec handles every type a JSON-RPC message
+ * holds (maps, lists, strings, numbers, booleans, null), Instants and byte arrays; it refuses
+ * POJOs, which the sidecar never puts in a message.
  *
  * <p>Registered in {@code META-INF/services}; Vert.x takes the factory with the lowest order.
  */

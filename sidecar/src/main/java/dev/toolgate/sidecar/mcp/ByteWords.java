@@ -17,12 +17,18 @@ final class ByteWords {
 
   /** An array grown past this by a large message is not kept. */
   private static final int MAX_KEPT_BYTES = 64 * 1024;
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[4096]});
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final ThreadLocal<byte[][]> SCRATCH =
+      ThreadLocal.withInitial(() -> new byte[][] {new byte[4096]});
 
   private ByteWords() {}
 
-  /** The message's bytes in this thread's array (its first {@code message.length()}), or in a new one when larger. */
+  /**
+   * The message's bytes in this thread's array (its first {@code message.length()}), or in a new
+   * one when larger.
+   */
   static byte[] copyOf(Buffer message) {
     int length = message.length();
     byte[][] holder = SCRATCH.get();
@@ -42,7 +48,9 @@ final class ByteWords {
     return (long) LONGS.get(b, at);
   }
 
-  /** Non-zero in a byte's high bit (under {@link #HIGH_BITS}) where some byte of {@code v} is zero. */
+  /**
+   * Non-zero in a byte's high bit (under {@link #HIGH_BITS}) where some byte of {@code v} is zero.
+   */
   static long zeroBytes(long v) {
     return (v - ONES) & ~v;
   }

@@ -28,8 +28,8 @@ public final class JsonEncoding {
   /**
    * The message as a buffer, the same bytes as {@link JsonObject#toBuffer()}.
    *
-   * @param sizeHint the bytes expected (the message's size when it came in, for one passed on):
-   *     the buffer starts that large and grows only beyond it
+   * @param sizeHint the bytes expected (the message's size when it came in, for one passed on): the
+   *     buffer starts that large and grows only beyond it
    */
   public static Buffer buffer(JsonObject message, int sizeHint) {
     Buffer out = Buffer.buffer(Math.max(sizeHint, DEFAULT_SIZE_HINT));

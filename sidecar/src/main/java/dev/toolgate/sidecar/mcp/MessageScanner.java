@@ -9,17 +9,19 @@ import java.util.Arrays;
  * object, no key twice in any object, every key plain ASCII without escapes (then two keys are the
  * same key exactly when their bytes are equal), every escape one JSON allows, and no number longer
  * than Jackson reads. Anything else ends the scan with no layout, and the answer is parsed (and
- * re-encoded) instead. A request is not scanned: its parse finds its layout ({@link ParsedMessage}).
+ * re-encoded) instead. A request is not scanned: its parse finds its layout ({@link
+ * ParsedMessage}).
  *
  * <p>Cost: O(length) byte comparisons (strings eight bytes to a step), plus O(k²) key comparisons
  * for an object of k keys and one comparison of each key with each noted key; the bytes are copied
- * into a per-thread scratch array, and nothing else is allocated but the layout and its parts.
- * Not reentrant within a thread (nothing it calls scans again).
+ * into a per-thread scratch array, and nothing else is allocated but the layout and its parts. Not
+ * reentrant within a thread (nothing it calls scans again).
  */
 final class MessageScanner {
 
   /** Deeper nesting is not scanned (re-encoded instead): the scan recurses once per level. */
   static final int MAX_DEPTH = 64;
+
   /** Keys of the objects open at once beyond which a message is re-encoded instead. */
   static final int MAX_KEYS = 256;
 
@@ -29,11 +31,16 @@ final class MessageScanner {
   private static final byte[] ERROR = {'e', 'r', 'r', 'o', 'r'};
   private static final byte[] IS_ERROR = {'i', 's', 'E', 'r', 'r', 'o', 'r'};
   private static final byte[] CODE = {'c', 'o', 'd', 'e'};
-  /** Jackson's default {@code StreamReadConstraints.maxNumberLength}: a longer number fails its parse. */
+
+  /**
+   * Jackson's default {@code StreamReadConstraints.maxNumberLength}: a longer number fails its
+   * parse.
+   */
   private static final int MAX_NUMBER_LENGTH = 1000;
 
   /** Which object's keys the scan is reading: its role decides which keys it notes. */
   private static final int OTHER = 0;
+
   private static final int RESULT_OBJECT = 1;
   private static final int ERROR_OBJECT = 2;
 
@@ -50,7 +57,12 @@ final class MessageScanner {
    * @param answerParts where the answer's parts are
    * @param notedKeySeen whether some object, at any depth, has one of the keys the scan was given
    */
-  record Layout(int idStart, int idEnd, boolean lineBreaks, boolean nonAscii, AnswerParts answerParts,
+  record Layout(
+      int idStart,
+      int idEnd,
+      boolean lineBreaks,
+      boolean nonAscii,
+      AnswerParts answerParts,
       boolean notedKeySeen) {}
 
   /**
@@ -64,7 +76,13 @@ final class MessageScanner {
    * @param codeStart where {@code error.code}'s value starts
    * @param codeEnd just past it
    */
-  record AnswerParts(boolean method, int result, int error, int isErrorStart, int isErrorEnd, int codeStart,
+  record AnswerParts(
+      boolean method,
+      int result,
+      int error,
+      int isErrorStart,
+      int isErrorEnd,
+      int codeStart,
       int codeEnd) {}
 
   private static final class Scratch {
@@ -111,13 +129,26 @@ final class MessageScanner {
    * @param notedKeys keys (plain ASCII) whose presence in any object the layout tells; may be null
    */
   static Layout scan(Buffer message, byte[][] notedKeys) {
-    MessageScanner scanner = new MessageScanner(ByteWords.copyOf(message), message.length(), SCRATCH.get(), notedKeys);
+    MessageScanner scanner =
+        new MessageScanner(ByteWords.copyOf(message), message.length(), SCRATCH.get(), notedKeys);
     if (!scanner.message()) {
       return null;
     }
-    AnswerParts answer = new AnswerParts(scanner.method, scanner.result, scanner.error,
-        scanner.isErrorStart, scanner.isErrorEnd, scanner.codeStart, scanner.codeEnd);
-    return new Layout(scanner.idStart, scanner.idEnd, scanner.lineBreaks, scanner.nonAscii, answer,
+    AnswerParts answer =
+        new AnswerParts(
+            scanner.method,
+            scanner.result,
+            scanner.error,
+            scanner.isErrorStart,
+            scanner.isErrorEnd,
+            scanner.codeStart,
+            scanner.codeEnd);
+    return new Layout(
+        scanner.idStart,
+        scanner.idEnd,
+        scanner.lineBreaks,
+        scanner.nonAscii,
+        answer,
         scanner.notedKeySeen);
   }
 
@@ -330,8 +361,11 @@ final class MessageScanner {
   private static boolean plain(long word) {
     long quote = word ^ 0x2222222222222222L;
     long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
-    long found = ByteWords.zeroBytes(quote) | ByteWords.zeroBytes(backslash)
-        | ((word - 0x2020202020202020L) & ~word) | word;
+    long found =
+        ByteWords.zeroBytes(quote)
+            | ByteWords.zeroBytes(backslash)
+            | ((word - 0x2020202020202020L) & ~word)
+            | word;
     return (found & ByteWords.HIGH_BITS) == 0;
   }
 
@@ -351,7 +385,10 @@ final class MessageScanner {
     return number(start);
   }
 
-  /** JSON's number grammar over {@code [start, pos)}: {@code -? (0 | [1-9]\d*) (.\d+)? ([eE][+-]?\d+)?}. */
+  /**
+   * JSON's number grammar over {@code [start, pos)}: {@code -? (0 | [1-9]\d*) (.\d+)?
+   * ([eE][+-]?\d+)?}.
+   */
   private boolean number(int start) {
     if (pos - start > MAX_NUMBER_LENGTH) {
       return false;
@@ -410,7 +447,10 @@ final class MessageScanner {
     return true;
   }
 
-  /** Keeps the key {@code [start, end)} of the object whose keys begin at {@code base}; false if it has it already. */
+  /**
+   * Keeps the key {@code [start, end)} of the object whose keys begin at {@code base}; false if it
+   * has it already.
+   */
   private boolean remember(int base, int start, int end) {
     for (int i = base; i < keys; i++) {
       if (Arrays.equals(b, keyStart[i], keyEnd[i], b, start, end)) {

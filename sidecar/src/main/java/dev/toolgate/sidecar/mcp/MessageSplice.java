@@ -8,12 +8,12 @@ import java.util.StringJoiner;
 
 /**
  * A JSON-RPC message passed on under another id without being re-encoded: its bytes as they came,
- * with the value of its top-level {@code id} replaced and, for a request, the sidecar's
- * {@code _meta} put at the head of its {@code params}.
+ * with the value of its top-level {@code id} replaced and, for a request, the sidecar's {@code
+ * _meta} put at the head of its {@code params}.
  *
- * <p>Algorithm: where the edits go comes from a request's parse ({@link ParsedMessage}), or, for
- * an answer, from one pass over its bytes ({@link MessageScanner}: no value built, no allocation)
- * that finds the id's value; then the message is copied once around the edits. O(length), against
+ * <p>Algorithm: where the edits go comes from a request's parse ({@link ParsedMessage}), or, for an
+ * answer, from one pass over its bytes ({@link MessageScanner}: no value built, no allocation) that
+ * finds the id's value; then the message is copied once around the edits. O(length), against
  * re-encoding, which copies the maps and writes every string of the arguments or the result again.
  *
  * <p>The splice declines (returns null, and the caller re-encodes) wherever the bytes could mean
@@ -22,8 +22,8 @@ import java.util.StringJoiner;
  * did not see — a key with an escape or a non-ASCII byte (two spellings of one key), a message that
  * is not one JSON object in UTF-8, an id that is missing, an object or an array, {@code params}
  * that is not an object or already has a {@code _meta}; and, where the bytes are scanned, nesting
- * deeper than {@value MessageScanner#MAX_DEPTH} levels, or more than
- * {@value MessageScanner#MAX_KEYS} keys open at once.
+ * deeper than {@value MessageScanner#MAX_DEPTH} levels, or more than {@value
+ * MessageScanner#MAX_KEYS} keys open at once.
  */
 public final class MessageSplice {
 
@@ -33,7 +33,9 @@ public final class MessageSplice {
 
   private MessageSplice() {}
 
-  /** The message with its top-level id set to {@code id}; null when it must be re-encoded instead. */
+  /**
+   * The message with its top-level id set to {@code id}; null when it must be re-encoded instead.
+   */
   public static Buffer withId(Buffer message, Object id) {
     MessageScanner.Layout layout = MessageScanner.scan(message);
     return layout == null ? null : withId(message, layout, id);
@@ -58,17 +60,21 @@ public final class MessageSplice {
   }
 
   /**
-   * A parsed message with its top-level id set to {@code id}, from the layout its parse found;
-   * null when it must be re-encoded instead.
+   * A parsed message with its top-level id set to {@code id}, from the layout its parse found; null
+   * when it must be re-encoded instead.
    */
   public static Buffer withId(ParsedMessage message, Object id) {
-    return message.idStart() < 0 ? null
+    return message.idStart() < 0
+        ? null
         : withId(message.bytes(), message.idStart(), message.idEnd(), id, NO_BYTES, NO_BYTES);
   }
 
-  private static Buffer withId(Buffer message, int idStart, int idEnd, Object id, byte[] head, byte[] tail) {
+  private static Buffer withId(
+      Buffer message, int idStart, int idEnd, Object id, byte[] head, byte[] tail) {
     byte[] value = json(id);
-    Buffer out = Buffer.buffer(head.length + message.length() - (idEnd - idStart) + value.length + tail.length);
+    Buffer out =
+        Buffer.buffer(
+            head.length + message.length() - (idEnd - idStart) + value.length + tail.length);
     return out.appendBytes(head)
         .appendBuffer(message, 0, idStart)
         .appendBytes(value)
@@ -93,11 +99,15 @@ public final class MessageSplice {
     Buffer out = Buffer.buffer(bytes.length() - (idEnd - idStart) + value.length + entry.length);
     int tail = idEnd;
     if (paramsBody <= idStart) {
-      out.appendBuffer(bytes, 0, paramsBody).appendBytes(entry)
-          .appendBuffer(bytes, paramsBody, idStart - paramsBody).appendBytes(value);
+      out.appendBuffer(bytes, 0, paramsBody)
+          .appendBytes(entry)
+          .appendBuffer(bytes, paramsBody, idStart - paramsBody)
+          .appendBytes(value);
     } else {
-      out.appendBuffer(bytes, 0, idStart).appendBytes(value)
-          .appendBuffer(bytes, idEnd, paramsBody - idEnd).appendBytes(entry);
+      out.appendBuffer(bytes, 0, idStart)
+          .appendBytes(value)
+          .appendBuffer(bytes, idEnd, paramsBody - idEnd)
+          .appendBytes(entry);
       tail = paramsBody;
     }
     return out.appendBuffer(bytes, tail, bytes.length() - tail);
@@ -114,7 +124,10 @@ public final class MessageSplice {
     return JsonText.of(value).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** A JSON value's text: written here when it is a plain string or a whole number, by Vert.x otherwise. */
+  /**
+   * A JSON value's text: written here when it is a plain string or a whole number, by Vert.x
+   * otherwise.
+   */
   private static final class JsonText {
     private JsonText() {}
 

@@ -13,7 +13,8 @@ public final class OperationId {
   private static final String OPERATION_ID_CAMEL = "operationId";
 
   /** The keys an operation id is read from: an answer that has none of them holds none. */
-  public static final ScannedAnswer.Keys KEYS = ScannedAnswer.keys(TASK_ID, OPERATION_ID, OPERATION_ID_CAMEL);
+  public static final ScannedAnswer.Keys KEYS =
+      ScannedAnswer.keys(TASK_ID, OPERATION_ID, OPERATION_ID_CAMEL);
 
   private OperationId() {}
 
@@ -27,8 +28,7 @@ public final class OperationId {
     if (task != null && task.getValue(TASK_ID) instanceof String id) {
       return id;
     }
-    JsonObject structured =
-        result.getValue("structuredContent") instanceof JsonObject s ? s : null;
+    JsonObject structured = result.getValue("structuredContent") instanceof JsonObject s ? s : null;
     if (structured == null) {
       return null;
     }

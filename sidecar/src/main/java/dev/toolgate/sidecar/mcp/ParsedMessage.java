@@ -22,9 +22,9 @@ import java.util.Map;
  *
  * <p>Algorithm: Jackson's streaming parser, strict JSON, builds the maps and lists as Vert.x's
  * decoder does, and notes the byte offsets of the top-level id's value and of the params' opening
- * brace. The edits are refused (the caller re-encodes) wherever the bytes could mean two things,
- * as {@link MessageScanner} refuses them: a key given twice in one object (its map does not grow),
- * a key that is not plain ASCII written without an escape (its text compared with its bytes), a
+ * brace. The edits are refused (the caller re-encodes) wherever the bytes could mean two things, as
+ * {@link MessageScanner} refuses them: a key given twice in one object (its map does not grow), a
+ * key that is not plain ASCII written without an escape (its text compared with its bytes), a
  * message that is not UTF-8 (the parser has no byte offsets) or does not open with its brace (a
  * byte-order mark), an id that is missing, an object or an array. What strict JSON refuses — the
  * comments Vert.x's decoder allows, or bad input — is decoded again by Vert.x, which accepts it
@@ -47,7 +47,8 @@ public final class ParsedMessage {
   private final int paramsBody;
   private final boolean paramsEmpty;
 
-  private ParsedMessage(Object value, Buffer bytes, int idStart, int idEnd, int paramsBody, boolean paramsEmpty) {
+  private ParsedMessage(
+      Object value, Buffer bytes, int idStart, int idEnd, int paramsBody, boolean paramsEmpty) {
     this.value = value;
     this.bytes = bytes;
     this.idStart = idStart;
@@ -75,8 +76,13 @@ public final class ParsedMessage {
     if (!reader.spliceable || reader.idStart < 0) {
       return new ParsedMessage(value, bytes, -1, -1, -1, false);
     }
-    return new ParsedMessage(value, bytes, reader.idStart, reader.idEnd,
-        reader.paramsHaveMeta ? -1 : reader.paramsBody, reader.paramsEmpty);
+    return new ParsedMessage(
+        value,
+        bytes,
+        reader.idStart,
+        reader.idEnd,
+        reader.paramsHaveMeta ? -1 : reader.paramsBody,
+        reader.paramsEmpty);
   }
 
   /** A message the sidecar wrote itself: no bytes as they came, so nothing to splice. */
@@ -104,7 +110,9 @@ public final class ParsedMessage {
     return idEnd;
   }
 
-  /** Just past the params' opening brace; -1 where params is not an object without {@code _meta}. */
+  /**
+   * Just past the params' opening brace; -1 where params is not an object without {@code _meta}.
+   */
   int paramsBody() {
     return paramsBody;
   }
@@ -119,8 +127,13 @@ public final class ParsedMessage {
     private final JsonParser parser;
     private final byte[] b;
     private final int n;
-    /** Whether a backslash is among the bytes: only then can a key hold an escape, and keys' bytes are read. */
+
+    /**
+     * Whether a backslash is among the bytes: only then can a key hold an escape, and keys' bytes
+     * are read.
+     */
     private final boolean backslash;
+
     private boolean spliceable = true;
     private int idStart = -1;
     private int idEnd = -1;
@@ -191,7 +204,10 @@ public final class ParsedMessage {
         Object value;
         if (depth == 1 && spliceable && key.equals("id")) {
           value = id(token);
-        } else if (depth == 1 && spliceable && key.equals("params") && token == JsonToken.START_OBJECT) {
+        } else if (depth == 1
+            && spliceable
+            && key.equals("params")
+            && token == JsonToken.START_OBJECT) {
           paramsBody = offset(parser.currentTokenLocation().getByteOffset()) + 1;
           Map<String, Object> params = object(depth + 1);
           paramsEmpty = params.isEmpty();
@@ -228,7 +244,10 @@ public final class ParsedMessage {
       return list;
     }
 
-    /** Whether the key at the current token is spelled in its bytes as its text: plain ASCII, no escape. */
+    /**
+     * Whether the key at the current token is spelled in its bytes as its text: plain ASCII, no
+     * escape.
+     */
     private boolean plain(String key) {
       for (int i = 0; i < key.length(); i++) {
         char c = key.charAt(i);
@@ -239,7 +258,10 @@ public final class ParsedMessage {
       return !backslash || spelledAsItReads(key);
     }
 
-    /** Whether the key's bytes are its characters between two quotes (its location allocates, hence only here). */
+    /**
+     * Whether the key's bytes are its characters between two quotes (its location allocates, hence
+     * only here).
+     */
     private boolean spelledAsItReads(String key) {
       int start = offset(parser.currentTokenLocation().getByteOffset());
       int end = start + 1 + key.length();

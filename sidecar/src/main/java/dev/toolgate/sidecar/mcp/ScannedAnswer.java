@@ -5,16 +5,16 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A JSON-RPC response read without being parsed: one pass over its bytes ({@link MessageScanner})
- * finds its id and what classifies it — an error and its code, or a result and its
- * {@code isError} — and the same layout then splices the agent's id in ({@link MessageSplice}).
+ * finds its id and what classifies it — an error and its code, or a result and its {@code isError}
+ * — and the same layout then splices the agent's id in ({@link MessageSplice}).
  *
  * <p>{@link #of} declines (returns null, and the caller parses the message) wherever a parse could
  * read the bytes otherwise or fail on them: whatever the splice declines, a string with a byte over
  * 0x7F (its UTF-8 is not checked here), a message with a top-level {@code method}, one with neither
  * result nor error, an id with an escape, an error that is not an object or whose code is not a
- * whole number of {@code int}'s range, a result that is neither an object nor null, an
- * {@code isError} that is neither true nor false. So where it answers, it answers what
- * {@code JsonRpc.isResponse} and the classification of the parsed message would.
+ * whole number of {@code int}'s range, a result that is neither an object nor null, an {@code
+ * isError} that is neither true nor false. So where it answers, it answers what {@code
+ * JsonRpc.isResponse} and the classification of the parsed message would.
  *
  * <p>Cost: the scan's O(length) (no value built), plus a comparison of each key with each noted
  * key; nothing else is allocated but this object and the scan's layout.
@@ -43,7 +43,9 @@ public final class ScannedAnswer {
     this.errorCode = errorCode;
   }
 
-  /** Keys (plain ASCII) an answer's scan notes wherever they are: made once, given to every scan. */
+  /**
+   * Keys (plain ASCII) an answer's scan notes wherever they are: made once, given to every scan.
+   */
   public static final class Keys {
     private final byte[][] names;
 
@@ -76,7 +78,8 @@ public final class ScannedAnswer {
       return null;
     }
     MessageScanner.AnswerParts parts = layout.answerParts();
-    if (parts.method() || (parts.result() < 0 && parts.error() < 0)
+    if (parts.method()
+        || (parts.result() < 0 && parts.error() < 0)
         || contains(bytes, layout.idStart(), layout.idEnd(), '\\')) {
       return null;
     }
@@ -84,8 +87,11 @@ public final class ScannedAnswer {
       if (bytes.getByte(parts.error()) != '{') {
         return null;
       }
-      long code = parts.codeStart() < 0 ? 0 : wholeNumber(bytes, parts.codeStart(), parts.codeEnd());
-      return code == Long.MIN_VALUE ? null : new ScannedAnswer(bytes, layout, Kind.RPC_ERROR, (int) code);
+      long code =
+          parts.codeStart() < 0 ? 0 : wholeNumber(bytes, parts.codeStart(), parts.codeEnd());
+      return code == Long.MIN_VALUE
+          ? null
+          : new ScannedAnswer(bytes, layout, Kind.RPC_ERROR, (int) code);
     }
     byte first = bytes.getByte(parts.result());
     if (first == 'n') {
@@ -147,7 +153,9 @@ public final class ScannedAnswer {
     return MessageSplice.withId(bytes, layout, id);
   }
 
-  /** The answer with its id set to {@code id}, as one event; null when a line break would split it. */
+  /**
+   * The answer with its id set to {@code id}, as one event; null when a line break would split it.
+   */
   public Buffer eventWithId(Object id) {
     return layout.lineBreaks() ? null : MessageSplice.eventWithId(bytes, layout, id);
   }
@@ -161,7 +169,10 @@ public final class ScannedAnswer {
     return false;
   }
 
-  /** A whole number within int's range written as JSON does (the scan checked its grammar), else Long.MIN_VALUE. */
+  /**
+   * A whole number within int's range written as JSON does (the scan checked its grammar), else
+   * Long.MIN_VALUE.
+   */
   private static long wholeNumber(Buffer bytes, int start, int end) {
     int i = start;
     boolean negative = bytes.getByte(i) == '-';

@@ -11,9 +11,9 @@ import java.util.function.Consumer;
  * fields come out as events too, so a relay can forward every byte in order.
  *
  * <p>Cost: each byte is copied into the parser's array once, scanned there twice (for the event's
- * end, then for its fields' lines) and copied once more into the event's raw bytes; a single
- * {@code data:} line is a view of those, not a copy, and only ids and event types are decoded.
- * Lines end with CRLF, LF or CR (the SSE grammar); an event ends at an empty line.
+ * end, then for its fields' lines) and copied once more into the event's raw bytes; a single {@code
+ * data:} line is a view of those, not a copy, and only ids and event types are decoded. Lines end
+ * with CRLF, LF or CR (the SSE grammar); an event ends at an empty line.
  */
 public final class SseParser {
 
@@ -23,6 +23,7 @@ public final class SseParser {
 
   /** Room for a typical event; a stream's larger events grow it. */
   private static final int INITIAL_BYTES = 2048;
+
   /** An array grown past this by a large event is not kept once the event is out. */
   private static final int MAX_KEPT_BYTES = 64 * 1024;
 
@@ -42,7 +43,8 @@ public final class SseParser {
   public void feed(Buffer chunk) {
     int n = chunk.length();
     if (length + n > pending.length) {
-      pending = Arrays.copyOf(pending, Math.max(length + n, Math.max(INITIAL_BYTES, 2 * pending.length)));
+      pending =
+          Arrays.copyOf(pending, Math.max(length + n, Math.max(INITIAL_BYTES, 2 * pending.length)));
     }
     chunk.getBytes(0, n, pending, length);
     length += n;

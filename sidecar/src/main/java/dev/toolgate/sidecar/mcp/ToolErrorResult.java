@@ -5,8 +5,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A {@code tools/call} result the sidecar writes itself ({@code isError: true}): a sentence a
- * model can act on, the correlation id, and the machine code (DESIGN section 5).
+ * A {@code tools/call} result the sidecar writes itself ({@code isError: true}): a sentence a model
+ * can act on, the correlation id, and the machine code (DESIGN section 5).
  */
 public final class ToolErrorResult {
 
@@ -34,11 +34,15 @@ public final class ToolErrorResult {
                 .add(
                     new JsonObject()
                         .put("type", "text")
-                        .put("text", sentence(sentence) + " Correlation id: " + correlationId + ".")))
+                        .put(
+                            "text",
+                            sentence(sentence) + " Correlation id: " + correlationId + ".")))
         .put("isError", true)
         .put("structuredContent", new JsonObject().put("toolgate", toolgate))
         .put(
             "_meta",
-            new JsonObject().put(META_CODE, code.wireName()).put(META_CORRELATION_ID, correlationId));
+            new JsonObject()
+                .put(META_CODE, code.wireName())
+                .put(META_CORRELATION_ID, correlationId));
   }
 }

@@ -21,10 +21,13 @@ final class JvmAllocationMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     if (!(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads)
-        || !threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled()) {
+        || !threads.isThreadAllocatedMemorySupported()
+        || !threads.isThreadAllocatedMemoryEnabled()) {
       return;
     }
-    FunctionCounter.builder("jvm.memory.allocated", threads,
+    FunctionCounter.builder(
+            "jvm.memory.allocated",
+            threads,
             com.sun.management.ThreadMXBean::getTotalThreadAllocatedBytes)
         .baseUnit(BaseUnits.BYTES)
         .description("Bytes allocated on the heap by all threads since the JVM started")

@@ -29,14 +29,18 @@ import java.util.function.LongSupplier;
  *   <li>{@code toolgate_calls_total{upstream,tool,result}}: tool calls, by final result
  *   <li>{@code toolgate_attempts_total{upstream,tool,result}}: attempts, retries included
  *   <li>{@code toolgate_attempt_duration_seconds{upstream,tool,result}}: attempt latency histogram
- *   <li>{@code toolgate_retries_total{upstream,tool,result}}: retries, by the result that caused them
+ *   <li>{@code toolgate_retries_total{upstream,tool,result}}: retries, by the result that caused
+ *       them
  *   <li>{@code toolgate_timeouts_total{upstream,tool,layer}}: timeouts, by the layer that expired
  *   <li>{@code toolgate_denials_total{upstream,tool,code}}: calls the policy refused
- *   <li>{@code toolgate_shadow_decisions_total{upstream,tool,would}}: what shadow mode would have done
- *   <li>{@code toolgate_breaker_state{breaker}}, {@code toolgate_breaker_transitions_total{breaker,to}},
- *       {@code toolgate_breaker_rejections_total{breaker}}: circuit breakers
+ *   <li>{@code toolgate_shadow_decisions_total{upstream,tool,would}}: what shadow mode would have
+ *       done
+ *   <li>{@code toolgate_breaker_state{breaker}}, {@code
+ *       toolgate_breaker_transitions_total{breaker,to}}, {@code
+ *       toolgate_breaker_rejections_total{breaker}}: circuit breakers
  *   <li>{@code toolgate_quota_blocks_total{limit}}: calls refused by a quota or the rate limit
- *   <li>{@code toolgate_quota_waits_total}: quota checks that waited for a round trip to the shared state
+ *   <li>{@code toolgate_quota_waits_total}: quota checks that waited for a round trip to the shared
+ *       state
  *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
  *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
  *   <li>{@code toolgate_config_revision}: the revision of the policy in force
@@ -48,15 +52,18 @@ public final class ToolgateMetrics {
   public static final String UNLISTED_TOOL = "unlisted";
 
   private final PrometheusMeterRegistry registry;
+
   /**
    * Meters by name and tag values, so that a call finds its meter with one hash lookup instead of
    * building an id (tags sorted, copied) for the registry on every increment. The key wraps the
    * call's tag array without copying it, and a meter is built only when the lookup misses.
    */
   private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
+
   private final Map<MeterKey, Timer> timers = new ConcurrentHashMap<>();
 
   private record MeterKey(String name, List<String> tags) {}
+
   private final AtomicLong revision = new AtomicLong();
   private volatile LongSupplier eventsDropped = () -> 0;
   private volatile LongSupplier quotaWaits = () -> 0;
@@ -89,8 +96,10 @@ public final class ToolgateMetrics {
     MeterKey key = new MeterKey(name, Arrays.asList(tags));
     Counter counter = counters.get(key);
     if (counter == null) {
-      counter = counters.computeIfAbsent(key,
-          k -> Counter.builder(name).description(description).tags(tags).register(registry));
+      counter =
+          counters.computeIfAbsent(
+              key,
+              k -> Counter.builder(name).description(description).tags(tags).register(registry));
     }
     counter.increment();
   }
@@ -101,48 +110,109 @@ public final class ToolgateMetrics {
   }
 
   public void attempt(String upstream, String tool, String result, long nanos) {
-    count("toolgate.attempts", "Attempts of tool calls against upstreams, retries included", "upstream", upstream, "tool", tool, "result", result);
+    count(
+        "toolgate.attempts",
+        "Attempts of tool calls against upstreams, retries included",
+        "upstream",
+        upstream,
+        "tool",
+        tool,
+        "result",
+        result);
     MeterKey key = new MeterKey("toolgate.attempt.duration", Arrays.asList(upstream, tool, result));
     Timer timer = timers.get(key);
     if (timer == null) {
-      timer = timers.computeIfAbsent(key,
-          k -> Timer.builder("toolgate.attempt.duration")
-              .description("Duration of one attempt")
-              .tags("upstream", upstream, "tool", tool, "result", result)
-              .publishPercentileHistogram()
-              .minimumExpectedValue(Duration.ofMillis(1))
-              .maximumExpectedValue(Duration.ofSeconds(30))
-              .register(registry));
+      timer =
+          timers.computeIfAbsent(
+              key,
+              k ->
+                  Timer.builder("toolgate.attempt.duration")
+                      .description("Duration of one attempt")
+                      .tags("upstream", upstream, "tool", tool, "result", result)
+                      .publishPercentileHistogram()
+                      .minimumExpectedValue(Duration.ofMillis(1))
+                      .maximumExpectedValue(Duration.ofSeconds(30))
+                      .register(registry));
     }
     timer.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   public void call(String upstream, String tool, String result) {
-    count("toolgate.calls", "Tool calls, by final result", "upstream", upstream, "tool", tool, "result", result);
+    count(
+        "toolgate.calls",
+        "Tool calls, by final result",
+        "upstream",
+        upstream,
+        "tool",
+        tool,
+        "result",
+        result);
   }
 
   public void retry(String upstream, String tool, String result) {
-    count("toolgate.retries", "Retries, by the result class that caused them", "upstream", upstream, "tool", tool, "result", result);
+    count(
+        "toolgate.retries",
+        "Retries, by the result class that caused them",
+        "upstream",
+        upstream,
+        "tool",
+        tool,
+        "result",
+        result);
   }
 
   public void timeout(String upstream, String tool, String layer) {
-    count("toolgate.timeouts", "Timeouts, by the budget layer that expired", "upstream", upstream, "tool", tool, "layer", layer);
+    count(
+        "toolgate.timeouts",
+        "Timeouts, by the budget layer that expired",
+        "upstream",
+        upstream,
+        "tool",
+        tool,
+        "layer",
+        layer);
   }
 
   public void denial(String upstream, String tool, String code) {
-    count("toolgate.denials", "Calls the policy refused before the backend", "upstream", upstream, "tool", tool, "code", code);
+    count(
+        "toolgate.denials",
+        "Calls the policy refused before the backend",
+        "upstream",
+        upstream,
+        "tool",
+        tool,
+        "code",
+        code);
   }
 
   public void shadowDecision(String upstream, String tool, String would) {
-    count("toolgate.shadow.decisions", "What enforcement would have done, in shadow mode", "upstream", upstream, "tool", tool, "would", would);
+    count(
+        "toolgate.shadow.decisions",
+        "What enforcement would have done, in shadow mode",
+        "upstream",
+        upstream,
+        "tool",
+        tool,
+        "would",
+        would);
   }
 
   public void breakerTransition(String breaker, String to) {
-    count("toolgate.breaker.transitions", "Circuit breaker state changes", "breaker", breaker, "to", to);
+    count(
+        "toolgate.breaker.transitions",
+        "Circuit breaker state changes",
+        "breaker",
+        breaker,
+        "to",
+        to);
   }
 
   public void breakerRejection(String breaker) {
-    count("toolgate.breaker.rejections", "Calls refused because the circuit was open", "breaker", breaker);
+    count(
+        "toolgate.breaker.rejections",
+        "Calls refused because the circuit was open",
+        "breaker",
+        breaker);
   }
 
   /** Publishes a breaker's state: 0 closed, 1 half-open, 2 open. */
@@ -181,12 +251,14 @@ public final class ToolgateMetrics {
 
   /**
    * Quota checks that waited for a round trip to the shared state; the others were answered from a
-   * read lease at once. Held like {@link #eventsDropped}: the registry keeps this object, not the supplier.
+   * read lease at once. Held like {@link #eventsDropped}: the registry keeps this object, not the
+   * supplier.
    */
   public void quotaWaits(LongSupplier waits) {
     quotaWaits = waits;
     FunctionCounter.builder("toolgate.quota.waits", this, m -> m.quotaWaits.getAsLong())
-        .description("Quota checks that waited for a round trip to the shared state (the others were answered from a read lease)")
+        .description(
+            "Quota checks that waited for a round trip to the shared state (the others were answered from a read lease)")
         .register(registry);
   }
 
@@ -198,15 +270,27 @@ public final class ToolgateMetrics {
   }
 
   public void notification(String outcome) {
-    count("toolgate.notifications", "Write-quota block notifications sent to the webhook", "outcome", outcome);
+    count(
+        "toolgate.notifications",
+        "Write-quota block notifications sent to the webhook",
+        "outcome",
+        outcome);
   }
 
   public void rejected(String reason) {
-    count("toolgate.requests.rejected", "Requests refused by the sidecar before reaching an upstream", "reason", reason);
+    count(
+        "toolgate.requests.rejected",
+        "Requests refused by the sidecar before reaching an upstream",
+        "reason",
+        reason);
   }
 
   public void configReload(boolean applied) {
-    count("toolgate.config.reloads", "Configuration reloads, applied or rejected (the last good one stays)", "outcome", applied ? "applied" : "rejected");
+    count(
+        "toolgate.config.reloads",
+        "Configuration reloads, applied or rejected (the last good one stays)",
+        "outcome",
+        applied ? "applied" : "rejected");
   }
 
   public void configRevision(long value) {

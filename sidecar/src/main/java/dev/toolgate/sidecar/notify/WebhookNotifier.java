@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells an administrator's webhook about a write-quota block (seed 002), over HTTPS, signed, with
- * a few retries. Fire and forget: a failing webhook never delays nor blocks a call; failures are
+ * Tells an administrator's webhook about a write-quota block (seed 002), over HTTPS, signed, with a
+ * few retries. Fire and forget: a failing webhook never delays nor blocks a call; failures are
  * logged and counted ({@code toolgate_notifications_total{outcome}}).
  *
  * <p>Signature: {@code Toolgate-Signature: t=<epoch seconds>,v1=<hex HMAC-SHA256 over "t.body">}
@@ -49,12 +49,15 @@ public final class WebhookNotifier {
 
   /** Sends the notification in the background. */
   public void send(QuotaNotify target, JsonObject notification) {
-    vertx.fileSystem().readFile(target.secretFile())
+    vertx
+        .fileSystem()
+        .readFile(target.secretFile())
         .onSuccess(secret -> attempt(target, notification.toBuffer(), secret.toString().strip(), 1))
-        .onFailure(e -> {
-          LOG.warn("cannot read quotas.notify.secretFile: {}", e.toString());
-          metrics.notification("failed");
-        });
+        .onFailure(
+            e -> {
+              LOG.warn("cannot read quotas.notify.secretFile: {}", e.toString());
+              metrics.notification("failed");
+            });
   }
 
   private void attempt(QuotaNotify target, Buffer body, String secret, int attempt) {
@@ -66,25 +69,40 @@ public final class WebhookNotifier {
     HttpClient client = vertx.createHttpClient(options);
     long t = clock.millis() / 1000;
     String signature = "t=" + t + ",v1=" + hmac(secret, t + "." + body);
-    client.request(new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url.toString())
-            .setIdleTimeout(TIMEOUT_MS))
-        .compose(req -> req.putHeader("Content-Type", "application/json")
-            .putHeader("Toolgate-Signature", signature)
-            .send(body))
+    client
+        .request(
+            new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(url.toString())
+                .setIdleTimeout(TIMEOUT_MS))
+        .compose(
+            req ->
+                req.putHeader("Content-Type", "application/json")
+                    .putHeader("Toolgate-Signature", signature)
+                    .send(body))
         .compose(res -> res.body().map(b -> res.statusCode()))
         .andThen(x -> client.close())
-        .compose(status -> status >= 200 && status < 300
-            ? Future.succeededFuture(status)
-            : Future.failedFuture("HTTP " + status))
+        .compose(
+            status ->
+                status >= 200 && status < 300
+                    ? Future.succeededFuture(status)
+                    : Future.failedFuture("HTTP " + status))
         .onSuccess(status -> metrics.notification("delivered"))
-        .onFailure(e -> {
-          if (attempt < MAX_ATTEMPTS) {
-            vertx.setTimer(FIRST_BACKOFF_MS << (attempt - 1), id -> attempt(target, body, secret, attempt + 1));
-          } else {
-            LOG.warn("quota notification to {} failed after {} attempts: {}", url.getHost(), attempt, e.getMessage());
-            metrics.notification("failed");
-          }
-        });
+        .onFailure(
+            e -> {
+              if (attempt < MAX_ATTEMPTS) {
+                vertx.setTimer(
+                    FIRST_BACKOFF_MS << (attempt - 1),
+                    id -> attempt(target, body, secret, attempt + 1));
+              } else {
+                LOG.warn(
+                    "quota notification to {} failed after {} attempts: {}",
+                    url.getHost(),
+                    attempt,
+                    e.getMessage());
+                metrics.notification("failed");
+              }
+            });
   }
 
   /** HMAC-SHA256, hex. */

@@ -94,15 +94,22 @@ final class AgentReply {
     Buffer bytes = message.bytes();
     res.setStatusCode(200)
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-        .end(spliced != null ? spliced : JsonEncoding.buffer(withClientId(message),
-            bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
+        .end(
+            spliced != null
+                ? spliced
+                : JsonEncoding.buffer(
+                    withClientId(message),
+                    bytes == null ? JsonEncoding.DEFAULT_SIZE_HINT : bytes.length()));
   }
 
   private JsonObject withClientId(AnswerMessage message) {
     return message.json().put("id", clientId);
   }
 
-  /** The final answer, when it comes, waits for {@code f}: what must be done before the agent may act on it. */
+  /**
+   * The final answer, when it comes, waits for {@code f}: what must be done before the agent may
+   * act on it.
+   */
   void holdUntil(Future<Void> f) {
     hold = f;
   }
@@ -114,7 +121,9 @@ final class AgentReply {
 
   /** Sends a tool result the sidecar wrote: isError, a sentence, the correlation id, the code. */
   void error(AgentCode code, String sentence, JsonObject details) {
-    answer(JsonRpc.resultMessage(clientId, ToolErrorResult.of(code, sentence, correlationId, details)));
+    answer(
+        JsonRpc.resultMessage(
+            clientId, ToolErrorResult.of(code, sentence, correlationId, details)));
   }
 
   /** Passes an upstream response through untouched (protocol-level refusals, shadow mode). */

@@ -9,12 +9,12 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A tool call's final JSON-RPC answer: an upstream's, as its bytes, or one the sidecar wrote, parsed.
- * Where a scan can read an upstream's answer ({@link ScannedAnswer}), it is classified and passed
- * on from its bytes, and parsed into a {@code JsonObject} only when something asks for the parsed
- * form: a write's idempotency record, a shared call's followers, an operation id the answer may
- * hold. A read's answer then reaches the agent without being parsed. Confined to the call's event
- * loop.
+ * A tool call's final JSON-RPC answer: an upstream's, as its bytes, or one the sidecar wrote,
+ * parsed. Where a scan can read an upstream's answer ({@link ScannedAnswer}), it is classified and
+ * passed on from its bytes, and parsed into a {@code JsonObject} only when something asks for the
+ * parsed form: a write's idempotency record, a shared call's followers, an operation id the answer
+ * may hold. A read's answer then reaches the agent without being parsed. Confined to the call's
+ * event loop.
  */
 final class AnswerMessage {
 
@@ -28,7 +28,9 @@ final class AnswerMessage {
     this.json = json;
   }
 
-  /** An upstream's answer in {@code bytes} read by a scan, or null where it must be parsed instead. */
+  /**
+   * An upstream's answer in {@code bytes} read by a scan, or null where it must be parsed instead.
+   */
   static AnswerMessage scan(Buffer bytes) {
     ScannedAnswer scanned = ScannedAnswer.of(bytes, OperationId.KEYS);
     return scanned == null ? null : new AnswerMessage(bytes, scanned, null);

@@ -25,8 +25,8 @@ import java.util.function.BiConsumer;
 
 /**
  * One attempt of a tool call against its upstream: a fresh JSON-RPC id, the deadline and
- * idempotency key propagated, the answer relayed to the agent when it is final, and a timeout
- * that abandons the attempt (cancelling it upstream) when its budget layer expires. An abandoned
+ * idempotency key propagated, the answer relayed to the agent when it is final, and a timeout that
+ * abandons the attempt (cancelling it upstream) when its budget layer expires. An abandoned
  * attempt's late answer is handed to {@code onLate} as evidence and never forwarded.
  */
 final class Attempt {
@@ -98,17 +98,26 @@ final class Attempt {
 
   Future<Outcome> start() {
     long now = services.clock().millis();
-    pending = services.ids().register(call.scope(), call.clientId(), upstreamId,
-        now + timeout.timeoutMs() + LATE_RESULT_WINDOW_MS + 60_000);
-    timer = services.vertx().setTimer(Math.max(1, timeout.timeoutMs()), t -> abandon(timeout.layer()));
-    services.upstreams()
+    pending =
+        services
+            .ids()
+            .register(
+                call.scope(),
+                call.clientId(),
+                upstreamId,
+                now + timeout.timeoutMs() + LATE_RESULT_WINDOW_MS + 60_000);
+    timer =
+        services.vertx().setTimer(Math.max(1, timeout.timeoutMs()), t -> abandon(timeout.layer()));
+    services
+        .upstreams()
         .open(call.route(), HttpMethod.POST, call.upstreamUri(), call.agentHeaders())
         .compose(
             upstream -> {
               request = upstream;
               sent = true;
               if (!transparent) {
-                upstream.putHeader(McpHeaders.TOOLGATE_DEADLINE_MS, Long.toString(timeout.timeoutMs()));
+                upstream.putHeader(
+                    McpHeaders.TOOLGATE_DEADLINE_MS, Long.toString(timeout.timeoutMs()));
                 if (call.idempotencyKey() != null) {
                   upstream.putHeader(McpHeaders.IDEMPOTENCY_KEY, call.idempotencyKey());
                 }
@@ -123,15 +132,21 @@ final class Attempt {
   private Buffer body() {
     JsonObject given = call.message().getJsonObject("params").getJsonObject("_meta");
     if (given == null) {
-      Buffer spliced = transparent ? MessageSplice.withId(call.request(), upstreamId)
-          : MessageSplice.withIdAndMeta(call.request(), upstreamId, sidecarMeta(new JsonObject()));
+      Buffer spliced =
+          transparent
+              ? MessageSplice.withId(call.request(), upstreamId)
+              : MessageSplice.withIdAndMeta(
+                  call.request(), upstreamId, sidecarMeta(new JsonObject()));
       if (spliced != null) {
         return spliced;
       }
     }
-    // Copies only what changes (the envelope, params, _meta); the arguments are shared, never mutated.
-    JsonObject out = new JsonObject(new LinkedHashMap<>(call.message().getMap())).put("id", upstreamId);
-    JsonObject params = new JsonObject(new LinkedHashMap<>(call.message().getJsonObject("params").getMap()));
+    // Copies only what changes (the envelope, params, _meta); the arguments are shared, never
+    // mutated.
+    JsonObject out =
+        new JsonObject(new LinkedHashMap<>(call.message().getMap())).put("id", upstreamId);
+    JsonObject params =
+        new JsonObject(new LinkedHashMap<>(call.message().getJsonObject("params").getMap()));
     out.put("params", params);
     JsonObject meta = given == null ? null : new JsonObject(new LinkedHashMap<>(given.getMap()));
     if (meta != null) {
@@ -152,7 +167,10 @@ final class Attempt {
     return JsonEncoding.buffer(out, (received == null ? 0 : received.length()) + META_BYTES);
   }
 
-  /** What the sidecar tells the upstream in {@code params._meta}: the attempt's deadline and the write's key. */
+  /**
+   * What the sidecar tells the upstream in {@code params._meta}: the attempt's deadline and the
+   * write's key.
+   */
   private JsonObject sidecarMeta(JsonObject meta) {
     meta.put(ToolCallContext.META_DEADLINE_MS, timeout.timeoutMs());
     if (call.idempotencyKey() != null) {
@@ -165,8 +183,14 @@ final class Attempt {
     return outcome.future().isComplete();
   }
 
-  private void settle(ResultClass result, int status, AnswerMessage answer, boolean answered,
-      boolean ambiguous, OptionalLong retryAfter, TimeoutLayer layer) {
+  private void settle(
+      ResultClass result,
+      int status,
+      AnswerMessage answer,
+      boolean answered,
+      boolean ambiguous,
+      OptionalLong retryAfter,
+      TimeoutLayer layer) {
     if (settled()) {
       return;
     }
@@ -177,8 +201,16 @@ final class Attempt {
     if (answered) {
       services.ids().remove(pending);
     }
-    outcome.complete(new Outcome(result, status, answer, answered, ambiguous, retryAfter, layer,
-        System.nanoTime() - startNanos));
+    outcome.complete(
+        new Outcome(
+            result,
+            status,
+            answer,
+            answered,
+            ambiguous,
+            retryAfter,
+            layer,
+            System.nanoTime() - startNanos));
   }
 
   private void onResponse(HttpClientResponse response) {
@@ -200,42 +232,77 @@ final class Attempt {
       settle(ResultClassifier.ofHttpStatus(status), status, null, false, false, retryAfter, null);
     } else {
       call.reply().passThrough(response);
-      settle(ResultClassifier.ofHttpStatus(status), status, null, true, false,
-          OptionalLong.empty(), null);
+      settle(
+          ResultClassifier.ofHttpStatus(status),
+          status,
+          null,
+          true,
+          false,
+          OptionalLong.empty(),
+          null);
     }
   }
 
   private void json(HttpClientResponse response) {
-    response.body().onSuccess(body -> {
-      if (settled()) {
-        AnswerMessage late = ownAnswer(body);
-        if (late != null) {
-          onLate.accept(this, late.json());
-        }
-        return;
-      }
-      AnswerMessage answer = ownAnswer(body);
-      if (answer == null && body.length() == 0) {
-        // Legacy servers may accept with an empty 200: the answer comes on the agent's stream.
-        deferToStream(response.statusCode());
-        if (call.reply().open()) {
-          call.reply().response().setStatusCode(response.statusCode()).end();
-        }
-        return;
-      }
-      if (answer == null) {
-        if (call.reply().open() && !call.reply().streaming()) {
-          call.reply().response().setStatusCode(response.statusCode())
-              .putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
-        }
-        settle(ResultClass.PROTOCOL_ERROR, response.statusCode(), null, true, false,
-            OptionalLong.empty(), null);
-        return;
-      }
-      settle(answer.resultClass(), response.statusCode(), answer, true, false, OptionalLong.empty(), null);
-      call.reply().answer(answer);
-    }).onFailure(e -> settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
-        OptionalLong.empty(), null));
+    response
+        .body()
+        .onSuccess(
+            body -> {
+              if (settled()) {
+                AnswerMessage late = ownAnswer(body);
+                if (late != null) {
+                  onLate.accept(this, late.json());
+                }
+                return;
+              }
+              AnswerMessage answer = ownAnswer(body);
+              if (answer == null && body.length() == 0) {
+                // Legacy servers may accept with an empty 200: the answer comes on the agent's
+                // stream.
+                deferToStream(response.statusCode());
+                if (call.reply().open()) {
+                  call.reply().response().setStatusCode(response.statusCode()).end();
+                }
+                return;
+              }
+              if (answer == null) {
+                if (call.reply().open() && !call.reply().streaming()) {
+                  call.reply()
+                      .response()
+                      .setStatusCode(response.statusCode())
+                      .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                      .end(body);
+                }
+                settle(
+                    ResultClass.PROTOCOL_ERROR,
+                    response.statusCode(),
+                    null,
+                    true,
+                    false,
+                    OptionalLong.empty(),
+                    null);
+                return;
+              }
+              settle(
+                  answer.resultClass(),
+                  response.statusCode(),
+                  answer,
+                  true,
+                  false,
+                  OptionalLong.empty(),
+                  null);
+              call.reply().answer(answer);
+            })
+        .onFailure(
+            e ->
+                settle(
+                    ResultClass.UPSTREAM_CLOSED,
+                    response.statusCode(),
+                    null,
+                    false,
+                    true,
+                    OptionalLong.empty(),
+                    null));
   }
 
   private void stream(HttpClientResponse response) {
@@ -244,29 +311,54 @@ final class Attempt {
       return;
     }
     call.reply().openStream(response);
-    Relay.events(response, call.reply().response(), event -> {
-      AnswerMessage mine = ownAnswer(event);
-      if (mine == null) {
-        return settled() ? null : event.raw();
-      }
-      if (settled()) {
-        onLate.accept(this, mine.json());
-        return null;
-      }
-      settle(mine.resultClass(), response.statusCode(), mine, true, false, OptionalLong.empty(), null);
-      call.reply().answer(mine);
-      return null;
-    }, clean -> {
-      if (!settled()) {
-        settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
-            OptionalLong.empty(), null);
-      }
-    });
+    Relay.events(
+        response,
+        call.reply().response(),
+        event -> {
+          AnswerMessage mine = ownAnswer(event);
+          if (mine == null) {
+            return settled() ? null : event.raw();
+          }
+          if (settled()) {
+            onLate.accept(this, mine.json());
+            return null;
+          }
+          settle(
+              mine.resultClass(),
+              response.statusCode(),
+              mine,
+              true,
+              false,
+              OptionalLong.empty(),
+              null);
+          call.reply().answer(mine);
+          return null;
+        },
+        clean -> {
+          if (!settled()) {
+            settle(
+                ResultClass.UPSTREAM_CLOSED,
+                response.statusCode(),
+                null,
+                false,
+                true,
+                OptionalLong.empty(),
+                null);
+          }
+        });
   }
 
   private void deferToStream(int status) {
-    pending.onStreamAnswer(answer -> settle(classify(answer), status, AnswerMessage.parsed(answer, null),
-        true, false, OptionalLong.empty(), null));
+    pending.onStreamAnswer(
+        answer ->
+            settle(
+                classify(answer),
+                status,
+                AnswerMessage.parsed(answer, null),
+                true,
+                false,
+                OptionalLong.empty(),
+                null));
   }
 
   private void onFailure(Throwable e) {
@@ -274,8 +366,14 @@ final class Attempt {
       return;
     }
     boolean notSent = e instanceof ConnectException || request == null;
-    settle(notSent ? ResultClass.TRANSPORT_UNAVAILABLE : ResultClass.UPSTREAM_CLOSED, 0, null,
-        false, !notSent, OptionalLong.empty(), null);
+    settle(
+        notSent ? ResultClass.TRANSPORT_UNAVAILABLE : ResultClass.UPSTREAM_CLOSED,
+        0,
+        null,
+        false,
+        !notSent,
+        OptionalLong.empty(),
+        null);
   }
 
   /** The attempt's budget layer expired: stop waiting, and tell the upstream. */
@@ -308,11 +406,13 @@ final class Attempt {
       request.reset();
       return;
     }
-    JsonObject cancel = new JsonObject()
-        .put("jsonrpc", "2.0")
-        .put("method", "notifications/cancelled")
-        .put("params", new JsonObject().put("requestId", upstreamId).put("reason", reason));
-    services.upstreams()
+    JsonObject cancel =
+        new JsonObject()
+            .put("jsonrpc", "2.0")
+            .put("method", "notifications/cancelled")
+            .put("params", new JsonObject().put("requestId", upstreamId).put("reason", reason));
+    services
+        .upstreams()
         .open(call.route(), HttpMethod.POST, call.upstreamUri(), call.agentHeaders())
         .compose(r -> r.send(cancel.toBuffer()))
         .onSuccess(HttpClientResponse::body);
@@ -323,33 +423,51 @@ final class Attempt {
   /** Reads a stream for this attempt's answer without relaying it: late answers, lookups. */
   private void observeLate(HttpClientResponse response) {
     if (Relay.isEventStream(response)) {
-      dev.toolgate.sidecar.mcp.SseParser parser = new dev.toolgate.sidecar.mcp.SseParser(event -> {
-        AnswerMessage answer = ownAnswer(event);
-        if (answer == null) {
-          return;
-        }
-        if (settled()) {
-          onLate.accept(this, answer.json());
-        } else {
-          settle(answer.resultClass(), response.statusCode(), answer, true, false,
-              OptionalLong.empty(), null);
-        }
-      });
+      dev.toolgate.sidecar.mcp.SseParser parser =
+          new dev.toolgate.sidecar.mcp.SseParser(
+              event -> {
+                AnswerMessage answer = ownAnswer(event);
+                if (answer == null) {
+                  return;
+                }
+                if (settled()) {
+                  onLate.accept(this, answer.json());
+                } else {
+                  settle(
+                      answer.resultClass(),
+                      response.statusCode(),
+                      answer,
+                      true,
+                      false,
+                      OptionalLong.empty(),
+                      null);
+                }
+              });
       response.handler(parser::feed);
-      response.exceptionHandler(e -> { });
-      response.endHandler(v -> {
-        if (!settled()) {
-          settle(ResultClass.UPSTREAM_CLOSED, response.statusCode(), null, false, true,
-              OptionalLong.empty(), null);
-        }
-      });
+      response.exceptionHandler(e -> {});
+      response.endHandler(
+          v -> {
+            if (!settled()) {
+              settle(
+                  ResultClass.UPSTREAM_CLOSED,
+                  response.statusCode(),
+                  null,
+                  false,
+                  true,
+                  OptionalLong.empty(),
+                  null);
+            }
+          });
     } else {
-      response.body().onSuccess(body -> {
-        AnswerMessage late = ownAnswer(body);
-        if (late != null) {
-          onLate.accept(this, late.json());
-        }
-      });
+      response
+          .body()
+          .onSuccess(
+              body -> {
+                AnswerMessage late = ownAnswer(body);
+                if (late != null) {
+                  onLate.accept(this, late.json());
+                }
+              });
     }
   }
 

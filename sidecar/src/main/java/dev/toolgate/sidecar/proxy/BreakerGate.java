@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 /**
  * One call's dealings with its circuit breaker: asking to pass (a peer's opening first, then the
  * local state machine, then a cluster-wide probe permit when half-open), reporting each attempt's
- * outcome, and the {@code circuit_open} answer with the read-only degraded fallback. A tool
- * without a breaker passes everything.
+ * outcome, and the {@code circuit_open} answer with the read-only degraded fallback. A tool without
+ * a breaker passes everything.
  */
 final class BreakerGate {
 
@@ -32,8 +32,10 @@ final class BreakerGate {
   private final CallServices s;
   private final ToolRule rule;
   private final String upstream;
+
   /** The key of the last known result, derived only when a fallback needs it. */
   private final Supplier<String> lastKnownKey;
+
   private final long probeLeaseMs;
   private final CircuitBreaker breaker;
   private final String name;
@@ -41,7 +43,12 @@ final class BreakerGate {
   private CircuitState atCall;
   private String probeLease;
 
-  BreakerGate(CallServices s, ToolRule rule, String upstream, Supplier<String> lastKnownKey, long probeLeaseMs) {
+  BreakerGate(
+      CallServices s,
+      ToolRule rule,
+      String upstream,
+      Supplier<String> lastKnownKey,
+      long probeLeaseMs) {
     this.s = s;
     this.rule = rule;
     this.upstream = upstream;
@@ -80,18 +87,25 @@ final class BreakerGate {
       return Future.succeededFuture(true);
     }
     // Half-open: the probe needs one of the cluster's permits too.
-    return s.breakers().shared()
+    return s.breakers()
+        .shared()
         .acquireProbe(name, rule.breaker().halfOpen().concurrentProbes(), probeLeaseMs)
-        .map(lease -> {
-          if (lease == null) {
-            breaker.release(permission);
-            refuse(new Permission(Permission.Verdict.REJECTED, CircuitState.HALF_OPEN, 0,
-                "a probe is running on another replica"), refusal);
-            return false;
-          }
-          probeLease = lease;
-          return true;
-        })
+        .map(
+            lease -> {
+              if (lease == null) {
+                breaker.release(permission);
+                refuse(
+                    new Permission(
+                        Permission.Verdict.REJECTED,
+                        CircuitState.HALF_OPEN,
+                        0,
+                        "a probe is running on another replica"),
+                    refusal);
+                return false;
+              }
+              probeLease = lease;
+              return true;
+            })
         .otherwise(e -> true);
   }
 
@@ -114,17 +128,26 @@ final class BreakerGate {
       if (o.result() == ResultClass.CANCELLED) {
         breaker.release(permission);
       } else {
-        s.breakers().onResult(breaker, permission, s.clock().millis(), o.result().isBackendFailure(),
-            o.nanos() / 1_000_000);
+        s.breakers()
+            .onResult(
+                breaker,
+                permission,
+                s.clock().millis(),
+                o.result().isBackendFailure(),
+                o.nanos() / 1_000_000);
       }
       permission = null;
       releaseProbeLease();
     }
-    if (o.result() == ResultClass.SUCCESS && o.answer() != null && rule.breaker() != null
+    if (o.result() == ResultClass.SUCCESS
+        && o.answer() != null
+        && rule.breaker() != null
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
       if (o.answer().hasResult()) {
-        Buffer message = o.answer().bytes() != null ? o.answer().bytes()
-            : JsonEncoding.buffer(o.answer().json(), JsonEncoding.DEFAULT_SIZE_HINT);
+        Buffer message =
+            o.answer().bytes() != null
+                ? o.answer().bytes()
+                : JsonEncoding.buffer(o.answer().json(), JsonEncoding.DEFAULT_SIZE_HINT);
         s.lastKnown().remember(lastKnownKey.get(), message, s.clock().instant());
       }
     }
@@ -151,20 +174,44 @@ final class BreakerGate {
     s.metrics().breakerRejection(name);
     String incident = "inc-" + Hashes.sha256(name + "@" + breaker.openedAtMs()).substring(0, 10);
     long probeInS = (p.retryInMs() + 999) / 1000;
-    JsonObject details = new JsonObject().put("breaker", name).put("state", p.state().wireName())
-        .put("retryInMs", p.retryInMs()).put("incident", incident).put("noWriteActionPerformed", true);
-    String sentence = "The circuit of " + rule.name() + " on '" + upstream + "' is "
-        + p.state().wireName().replace('_', '-') + " (incident " + incident
-        + (probeInS > 0 ? "; next probe in about " + probeInS + " s" : "") + "). No write action was performed.";
-    if (!rule.effect().isWrite() && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
+    JsonObject details =
+        new JsonObject()
+            .put("breaker", name)
+            .put("state", p.state().wireName())
+            .put("retryInMs", p.retryInMs())
+            .put("incident", incident)
+            .put("noWriteActionPerformed", true);
+    String sentence =
+        "The circuit of "
+            + rule.name()
+            + " on '"
+            + upstream
+            + "' is "
+            + p.state().wireName().replace('_', '-')
+            + " (incident "
+            + incident
+            + (probeInS > 0 ? "; next probe in about " + probeInS + " s" : "")
+            + "). No write action was performed.";
+    if (!rule.effect().isWrite()
+        && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
       LastKnownResults.Known known = s.lastKnown().get(lastKnownKey.get());
       if (known != null) {
         long ageMs = s.clock().millis() - known.at().toEpochMilli();
         JsonObject result = known.result();
-        details.put("fallback", new JsonObject().put("evidence", "cached").put("lastKnownAt", known.at().toString())
-            .put("ageMs", ageMs).put("result", result));
-        sentence += " This is CACHED data from " + known.at() + " (" + ageMs / 1000 + " s old), not fresh: "
-            + text(result);
+        details.put(
+            "fallback",
+            new JsonObject()
+                .put("evidence", "cached")
+                .put("lastKnownAt", known.at().toString())
+                .put("ageMs", ageMs)
+                .put("result", result));
+        sentence +=
+            " This is CACHED data from "
+                + known.at()
+                + " ("
+                + ageMs / 1000
+                + " s old), not fresh: "
+                + text(result);
       } else {
         details.put("fallback", new JsonObject().put("evidence", "none"));
         sentence += " There is no evidence of the current state: no earlier result is known.";

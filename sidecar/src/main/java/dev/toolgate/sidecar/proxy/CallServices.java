@@ -10,9 +10,9 @@ import dev.toolgate.sidecar.state.LastKnownResults;
 import dev.toolgate.sidecar.state.QuotaStore;
 import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.UsedApprovals;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.Promise;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,7 +38,10 @@ record CallServices(
     SessionAudit audit,
     WebhookNotifier notifier) {
 
-  /** The sidecar-wide retry budget of the configuration in force (a reload with new limits starts a new one). */
+  /**
+   * The sidecar-wide retry budget of the configuration in force (a reload with new limits starts a
+   * new one).
+   */
   RetryBudget retryBudget() {
     return retryBudgetInForce.get();
   }

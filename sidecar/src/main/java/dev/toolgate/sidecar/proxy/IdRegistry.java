@@ -6,10 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * Maps the JSON-RPC ids the sidecar uses upstream back to the agent's ids, for as long as an
- * answer may still arrive: on the POST's own stream, on a resumed GET stream ({@code
- * Last-Event-ID}), or on the legacy SSE stream. Also maps the agent's id to the upstream one, so
- * the agent's {@code notifications/cancelled} reaches the right request.
+ * Maps the JSON-RPC ids the sidecar uses upstream back to the agent's ids, for as long as an answer
+ * may still arrive: on the POST's own stream, on a resumed GET stream ({@code Last-Event-ID}), or
+ * on the legacy SSE stream. Also maps the agent's id to the upstream one, so the agent's {@code
+ * notifications/cancelled} reaches the right request.
  *
  * <p>Keys are scoped by upstream and session. Entries are removed when the answer is delivered or
  * when they expire; {@link #expire(long)} is called from a periodic timer.
@@ -22,8 +22,10 @@ final class IdRegistry {
     final Object clientId;
     final String upstreamId;
     final long expiresAtMs;
+
     /** Its key in {@code byClientId}, made once: removing it then hashes no new string. */
     private final String clientIdKey;
+
     /** Set when the agent sent {@code notifications/cancelled} for this request. */
     volatile boolean cancelledByAgent;
 

@@ -16,8 +16,8 @@ final class IntentRegistry {
   private final Map<String, Seen> byFingerprint = new ConcurrentHashMap<>();
 
   /**
-   * The intent id of a call that arrived at {@code nowMs}. A call may ask after a later one did (its
-   * identity is derived once its request is upstream), so the last sighting never moves back.
+   * The intent id of a call that arrived at {@code nowMs}. A call may ask after a later one did
+   * (its identity is derived once its request is upstream), so the last sighting never moves back.
    */
   String intentFor(String fingerprint, long nowMs, long windowMs) {
     return byFingerprint

@@ -1,23 +1,23 @@
 package dev.toolgate.sidecar.proxy;
 
+import dev.toolgate.policy.breaker.CircuitBreaker;
+import dev.toolgate.policy.model.Policy;
+import dev.toolgate.policy.model.RetryBudgetPolicy;
+import dev.toolgate.policy.retry.RetryBudget;
 import dev.toolgate.sidecar.evidence.EventSink;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import dev.toolgate.sidecar.state.Breakers;
+import dev.toolgate.sidecar.state.LastKnownResults;
+import dev.toolgate.sidecar.state.SessionAudit;
+import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.sidecar.state.UsedApprovals;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.PoolOptions;
-import dev.toolgate.policy.retry.RetryBudget;
-import dev.toolgate.policy.breaker.CircuitBreaker;
-import dev.toolgate.sidecar.state.Breakers;
-import dev.toolgate.sidecar.state.LastKnownResults;
-import dev.toolgate.sidecar.state.Stores;
-import dev.toolgate.sidecar.state.SessionAudit;
-import dev.toolgate.sidecar.state.UsedApprovals;
 import java.time.Clock;
-import dev.toolgate.policy.model.Policy;
-import dev.toolgate.policy.model.RetryBudgetPolicy;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,7 +35,6 @@ public final class Proxy {
 
   private static final long ID_EXPIRY_PERIOD_MS = 5_000;
 
-
   private final Vertx vertx;
   private final AtomicReference<Routing> routing;
   private final UpstreamClient upstreams;
@@ -47,7 +46,12 @@ public final class Proxy {
   static final long WINDOW_PUBLISH_DELAY_MS = 250;
 
   private Proxy(
-      Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock, Stores stores) {
+      Vertx vertx,
+      Routing initial,
+      EventSink events,
+      ToolgateMetrics metrics,
+      Clock clock,
+      Stores stores) {
     this.vertx = vertx;
     this.routing = new AtomicReference<>(initial);
     long connectTimeoutMs = initial.loaded().config().runtime().connectTimeoutMs();
@@ -65,11 +69,22 @@ public final class Proxy {
     IntentRegistry intents = new IntentRegistry();
     SessionAudit audit = new SessionAudit();
     this.retryBudget = new AtomicReference<>(retryBudgetOf(initial));
-    this.windows = WindowPublisher.onVertx(vertx, WINDOW_PUBLISH_DELAY_MS, () -> publishWindows(clock));
-    this.breakers = new Breakers((name, t) -> {
-      metrics.breakerTransition(name, t.to().wireName());
-      LOG.warn("circuit {} {} -> {}: {}", name, t.from().wireName(), t.to().wireName(), t.reason());
-    }, stores.circuits(), name -> publishBreakerMetrics(metrics, name, clock), windows::changed);
+    this.windows =
+        WindowPublisher.onVertx(vertx, WINDOW_PUBLISH_DELAY_MS, () -> publishWindows(clock));
+    this.breakers =
+        new Breakers(
+            (name, t) -> {
+              metrics.breakerTransition(name, t.to().wireName());
+              LOG.warn(
+                  "circuit {} {} -> {}: {}",
+                  name,
+                  t.from().wireName(),
+                  t.to().wireName(),
+                  t.reason());
+            },
+            stores.circuits(),
+            name -> publishBreakerMetrics(metrics, name, clock),
+            windows::changed);
     CallServices services =
         new CallServices(
             vertx,
@@ -86,10 +101,12 @@ public final class Proxy {
             () -> ThreadLocalRandom.current().nextDouble(),
             breakers,
             stores.quotas(),
-            new LastKnownResults(LastKnownResults.DEFAULT_CAPACITY, LastKnownResults.DEFAULT_MAX_BYTES),
+            new LastKnownResults(
+                LastKnownResults.DEFAULT_CAPACITY, LastKnownResults.DEFAULT_MAX_BYTES),
             audit,
             new dev.toolgate.sidecar.notify.WebhookNotifier(vertx, metrics, clock));
-    this.handler = new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
+    this.handler =
+        new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
     this.expiryTimer =
         vertx.setPeriodic(
             ID_EXPIRY_PERIOD_MS,
@@ -114,20 +131,34 @@ public final class Proxy {
 
   /** Gauges per breaker name, reading whichever breaker a reload put in place. */
   private void publishBreakerMetrics(ToolgateMetrics metrics, String name, Clock clock) {
-    metrics.breakerState(name, () -> {
-      CircuitBreaker b = breakers.get(name);
-      return b == null ? 0 : switch (b.state()) {
-        case CLOSED -> 0;
-        case HALF_OPEN -> 1;
-        case OPEN -> 2;
-      };
-    });
-    metrics.breakerPeerCalls(name, () ->
-        breakers.shared().peerWindow(name, 0, clock.millis(), breakers.windowSeconds(name)).calls());
+    metrics.breakerState(
+        name,
+        () -> {
+          CircuitBreaker b = breakers.get(name);
+          return b == null
+              ? 0
+              : switch (b.state()) {
+                case CLOSED -> 0;
+                case HALF_OPEN -> 1;
+                case OPEN -> 2;
+              };
+        });
+    metrics.breakerPeerCalls(
+        name,
+        () ->
+            breakers
+                .shared()
+                .peerWindow(name, 0, clock.millis(), breakers.windowSeconds(name))
+                .calls());
   }
 
   public static Proxy create(
-      Vertx vertx, Routing initial, EventSink events, ToolgateMetrics metrics, Clock clock, Stores stores) {
+      Vertx vertx,
+      Routing initial,
+      EventSink events,
+      ToolgateMetrics metrics,
+      Clock clock,
+      Stores stores) {
     return new Proxy(vertx, initial, events, metrics, clock, stores);
   }
 
@@ -155,7 +186,6 @@ public final class Proxy {
     RetryBudgetPolicy limits = policyOf(routing).retryBudget();
     return new RetryBudget(limits.ratio(), limits.minRetriesPerSecond(), limits.windowSeconds());
   }
-
 
   public Future<Void> close() {
     vertx.cancelTimer(expiryTimer);

@@ -57,7 +57,11 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     Routing current = routing.get();
     String path = req.path();
     if (!path.startsWith(PREFIX)) {
-      reject(req, 404, null, JsonRpc.UNKNOWN_UPSTREAM,
+      reject(
+          req,
+          404,
+          null,
+          JsonRpc.UNKNOWN_UPSTREAM,
           "Toolgate serves MCP at /mcp/<upstream>; known upstreams: " + current.knownUpstreams(),
           "unknown_upstream");
       return;
@@ -68,7 +72,11 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     String sub = slash < 0 ? "" : rest.substring(slash);
     UpstreamRoute route = current.route(name);
     if (route == null) {
-      reject(req, 404, null, JsonRpc.UNKNOWN_UPSTREAM,
+      reject(
+          req,
+          404,
+          null,
+          JsonRpc.UNKNOWN_UPSTREAM,
           "unknown upstream '" + name + "'; known upstreams: " + current.knownUpstreams(),
           "unknown_upstream");
       return;
@@ -112,7 +120,11 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
 
   private void tooLarge(HttpServerRequest req, int limit) {
     req.response().putHeader(HttpHeaders.CONNECTION, "close");
-    reject(req, 413, null, JsonRpc.REQUEST_TOO_LARGE,
+    reject(
+        req,
+        413,
+        null,
+        JsonRpc.REQUEST_TOO_LARGE,
         "request body exceeds the limit of " + limit + " bytes (runtime.maxBodyBytes)",
         "body_too_large");
   }
@@ -123,7 +135,12 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     try {
       parsed = ParsedMessage.parse(body);
     } catch (DecodeException e) {
-      reject(req, 400, null, JsonRpc.PARSE_ERROR, "parse error: the body is not valid JSON",
+      reject(
+          req,
+          400,
+          null,
+          JsonRpc.PARSE_ERROR,
+          "parse error: the body is not valid JSON",
           "malformed_json");
       return;
     }
@@ -143,17 +160,27 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     } else if (message instanceof JsonArray batch) {
       boolean hasToolCall =
           batch.stream()
-              .anyMatch(m -> m instanceof JsonObject o && "tools/call".equals(o.getValue("method")));
+              .anyMatch(
+                  m -> m instanceof JsonObject o && "tools/call".equals(o.getValue("method")));
       if (hasToolCall) {
-        reject(req, 400, null, JsonRpc.INVALID_REQUEST,
+        reject(
+            req,
+            400,
+            null,
+            JsonRpc.INVALID_REQUEST,
             "Toolgate does not accept tools/call inside a JSON-RPC batch; send each call alone",
             "batched_tool_call");
       } else {
         forward(req, route, sub, body);
       }
     } else {
-      reject(req, 400, null, JsonRpc.INVALID_REQUEST,
-          "a JSON-RPC message must be an object (or, in 2025-03-26, an array)", "invalid_request");
+      reject(
+          req,
+          400,
+          null,
+          JsonRpc.INVALID_REQUEST,
+          "a JSON-RPC message must be an object (or, in 2025-03-26, an array)",
+          "invalid_request");
     }
   }
 
@@ -162,9 +189,16 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     String headerMethod = req.getHeader(McpHeaders.METHOD);
     Object method = msg.getValue("method");
     if (headerMethod != null && method != null && !headerMethod.equals(method)) {
-      reject(req, 400, msg.getValue("id"), JsonRpc.INVALID_REQUEST,
-          "the Mcp-Method header '" + headerMethod + "' does not match the body's method '"
-              + method + "'",
+      reject(
+          req,
+          400,
+          msg.getValue("id"),
+          JsonRpc.INVALID_REQUEST,
+          "the Mcp-Method header '"
+              + headerMethod
+              + "' does not match the body's method '"
+              + method
+              + "'",
           "header_mismatch");
       return false;
     }
@@ -172,8 +206,15 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     if (headerName != null && "tools/call".equals(method)) {
       Object name = msg.getJsonObject("params", new JsonObject()).getValue("name");
       if (!headerName.equals(name)) {
-        reject(req, 400, msg.getValue("id"), JsonRpc.INVALID_REQUEST,
-            "the Mcp-Name header '" + headerName + "' does not match the body's tool '" + name
+        reject(
+            req,
+            400,
+            msg.getValue("id"),
+            JsonRpc.INVALID_REQUEST,
+            "the Mcp-Name header '"
+                + headerName
+                + "' does not match the body's tool '"
+                + name
                 + "'",
             "header_mismatch");
         return false;
@@ -259,8 +300,10 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     if ("endpoint".equals(event.type()) && event.data() != null) {
       String local = LegacyEndpoint.rewrite(route, event.dataText());
       if (local == null) {
-        LOG.warn("upstream '{}' sent a legacy endpoint on another origin; dropped it so agents "
-            + "cannot bypass the sidecar", route.name());
+        LOG.warn(
+            "upstream '{}' sent a legacy endpoint on another origin; dropped it so agents "
+                + "cannot bypass the sidecar",
+            route.name());
         return Buffer.buffer();
       }
       return SseEvent.format(event.id(), event.type(), local);
@@ -293,7 +336,11 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       req.response().reset();
       return;
     }
-    reject(req, 502, null, JsonRpc.UPSTREAM_UNAVAILABLE,
+    reject(
+        req,
+        502,
+        null,
+        JsonRpc.UPSTREAM_UNAVAILABLE,
         "upstream '" + route.name() + "' is unreachable: " + ToolCallHandler.describe(e),
         "upstream_unavailable");
   }
@@ -329,14 +376,19 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     static String rewrite(UpstreamRoute route, String endpoint) {
       URI resolved = route.url().resolve(endpoint.trim());
       URI origin = route.origin();
-      int port = resolved.getPort() > 0 ? resolved.getPort()
-          : "https".equals(resolved.getScheme()) ? 443 : 80;
-      if (!origin.getHost().equalsIgnoreCase(resolved.getHost()) || origin.getPort() != port
+      int port =
+          resolved.getPort() > 0
+              ? resolved.getPort()
+              : "https".equals(resolved.getScheme()) ? 443 : 80;
+      if (!origin.getHost().equalsIgnoreCase(resolved.getHost())
+          || origin.getPort() != port
           || !origin.getScheme().equals(resolved.getScheme())) {
         return null;
       }
-      String path = resolved.getRawPath() == null || resolved.getRawPath().isEmpty()
-          ? "/" : resolved.getRawPath();
+      String path =
+          resolved.getRawPath() == null || resolved.getRawPath().isEmpty()
+              ? "/"
+              : resolved.getRawPath();
       String query = resolved.getRawQuery();
       return route.proxyPath() + path + (query == null ? "" : "?" + query);
     }

@@ -32,8 +32,8 @@ final class Relay {
   }
 
   /**
-   * Streams the body byte for byte. When the upstream breaks off mid-body the agent's connection
-   * is reset too, so it sees a truncated response rather than a clean end.
+   * Streams the body byte for byte. When the upstream breaks off mid-body the agent's connection is
+   * reset too, so it sees a truncated response rather than a clean end.
    */
   static void bytes(HttpClientResponse from, HttpServerResponse to) {
     String length = from.getHeader(HttpHeaders.CONTENT_LENGTH);

@@ -5,8 +5,8 @@ import io.vertx.core.buffer.Buffer;
 /**
  * An agent request's body as its chunks arrive, up to a limit. A body that comes as one chunk (an
  * MCP message of a few KiB nearly always does) is kept as that chunk, which Vert.x copied for its
- * handler: no second copy. More chunks are gathered in one buffer, sized from the declared
- * {@code Content-Length} when there is one. Cost: O(body) for a body of several chunks, O(1) for one.
+ * handler: no second copy. More chunks are gathered in one buffer, sized from the declared {@code
+ * Content-Length} when there is one. Cost: O(body) for a body of several chunks, O(1) for one.
  */
 final class RequestBody {
 

@@ -14,8 +14,8 @@ import io.vertx.core.json.JsonObject;
  * @param upstreamUri the upstream path and query
  * @param agentHeaders the agent's request headers
  * @param protocolVersion the agent's {@code MCP-Protocol-Version}, or null
- * @param request the JSON-RPC request, parsed: the agent's, with its bytes as they came and where
- *     a copy's edits go, what its copies upstream are spliced from (or, re-encoded, start as large
+ * @param request the JSON-RPC request, parsed: the agent's, with its bytes as they came and where a
+ *     copy's edits go, what its copies upstream are spliced from (or, re-encoded, start as large
  *     as); or one the sidecar wrote itself, without bytes
  * @param idempotencyKey the write's key, or null
  * @param reply the agent's side
@@ -52,7 +52,16 @@ record ToolCallContext(
   }
 
   ToolCallContext withIdempotencyKey(String key) {
-    return new ToolCallContext(correlationId, clientId, scope, route, upstreamUri, agentHeaders,
-        protocolVersion, request, key, reply);
+    return new ToolCallContext(
+        correlationId,
+        clientId,
+        scope,
+        route,
+        upstreamUri,
+        agentHeaders,
+        protocolVersion,
+        request,
+        key,
+        reply);
   }
 }

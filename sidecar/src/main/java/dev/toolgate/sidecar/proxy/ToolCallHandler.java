@@ -18,7 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ToolCallHandler {
 
-  /** Every upstream id the sidecar makes starts with this, so stream rewriting can skip the rest. */
+  /**
+   * Every upstream id the sidecar makes starts with this, so stream rewriting can skip the rest.
+   */
   static final String ID_PREFIX = "tg-";
 
   private final CallServices services;
@@ -33,19 +35,27 @@ final class ToolCallHandler {
   }
 
   void handle(
-      HttpServerRequest req, Routing routing, UpstreamRoute route, String sub, ParsedMessage request) {
+      HttpServerRequest req,
+      Routing routing,
+      UpstreamRoute route,
+      String sub,
+      ParsedMessage request) {
     JsonObject msg = (JsonObject) request.value();
     Object params = msg.getValue("params");
     Object name = params instanceof JsonObject p ? p.getValue("name") : null;
     if (!(name instanceof String tool) || tool.isEmpty()) {
       req.response()
           .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(JsonRpc.error(msg.getValue("id"), JsonRpc.INVALID_PARAMS,
-              "tools/call needs params.name, the tool's name (a string)"));
+          .end(
+              JsonRpc.error(
+                  msg.getValue("id"),
+                  JsonRpc.INVALID_PARAMS,
+                  "tools/call needs params.name, the tool's name (a string)"));
       services.metrics().rejected("invalid_params");
       return;
     }
-    String correlationId = ID_PREFIX + instance + "-" + Long.toHexString(sequence.incrementAndGet());
+    String correlationId =
+        ID_PREFIX + instance + "-" + Long.toHexString(sequence.incrementAndGet());
     Object clientId = msg.getValue("id");
     ToolCallContext ctx =
         new ToolCallContext(

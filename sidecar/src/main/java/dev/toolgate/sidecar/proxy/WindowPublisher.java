@@ -4,10 +4,10 @@ import io.vertx.core.Vertx;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Publishes the breakers' windows to the other replicas a short delay after one changes, instead
- * of on a fixed period: the changes made within the delay go out together, as they did on the
- * period, and a sidecar that serves no call sets no timer at all (on a fixed 250 ms period it woke
- * four times a second for nothing).
+ * Publishes the breakers' windows to the other replicas a short delay after one changes, instead of
+ * on a fixed period: the changes made within the delay go out together, as they did on the period,
+ * and a sidecar that serves no call sets no timer at all (on a fixed 250 ms period it woke four
+ * times a second for nothing).
  *
  * <p>Cost: one compare-and-set per recorded outcome; one timer per delay while outcomes come.
  */
@@ -29,7 +29,8 @@ final class WindowPublisher {
 
   WindowPublisher(Timers timers, long delayMs, Runnable publish) {
     if (delayMs <= 0) {
-      throw new IllegalArgumentException("the publication delay must be above 0 ms, was " + delayMs);
+      throw new IllegalArgumentException(
+          "the publication delay must be above 0 ms, was " + delayMs);
     }
     this.timers = timers;
     this.delayMs = delayMs;
@@ -38,17 +39,20 @@ final class WindowPublisher {
 
   /** On Vert.x's timers. */
   static WindowPublisher onVertx(Vertx vertx, long delayMs, Runnable publish) {
-    return new WindowPublisher(new Timers() {
-      @Override
-      public long set(long delay, Runnable task) {
-        return vertx.setTimer(delay, id -> task.run());
-      }
+    return new WindowPublisher(
+        new Timers() {
+          @Override
+          public long set(long delay, Runnable task) {
+            return vertx.setTimer(delay, id -> task.run());
+          }
 
-      @Override
-      public void cancel(long id) {
-        vertx.cancelTimer(id);
-      }
-    }, delayMs, publish);
+          @Override
+          public void cancel(long id) {
+            vertx.cancelTimer(id);
+          }
+        },
+        delayMs,
+        publish);
   }
 
   /** A breaker's window changed: publish within the delay, unless a publication is already due. */

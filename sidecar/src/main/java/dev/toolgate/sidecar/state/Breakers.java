@@ -11,16 +11,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 /**
- * The breakers of this sidecar, one per tool (or breaker group) and upstream, or per upstream.
- * A breaker whose policy changed in a reload is replaced by a fresh one.
+ * The breakers of this sidecar, one per tool (or breaker group) and upstream, or per upstream. A
+ * breaker whose policy changed in a reload is replaced by a fresh one.
  */
 public final class Breakers {
 
   private record Entry(BreakerPolicy policy, CircuitBreaker breaker) {}
 
   private final Map<String, Entry> breakers = new ConcurrentHashMap<>();
+
   /** The buckets each breaker last published: an unchanged window is not sent again. */
   private final Map<String, java.util.List<long[]>> published = new ConcurrentHashMap<>();
+
   private final BiConsumer<String, Transition> onTransition;
   private final SharedCircuits shared;
   private final java.util.function.Consumer<String> onNewName;
@@ -32,8 +34,11 @@ public final class Breakers {
    * @param onNewName told once of each breaker name (to publish its metrics)
    * @param onOutcome told after each outcome recorded through {@link #onResult}: a window changed
    */
-  public Breakers(BiConsumer<String, Transition> onTransition, SharedCircuits shared,
-      java.util.function.Consumer<String> onNewName, Runnable onOutcome) {
+  public Breakers(
+      BiConsumer<String, Transition> onTransition,
+      SharedCircuits shared,
+      java.util.function.Consumer<String> onNewName,
+      Runnable onOutcome) {
     this.onTransition = onTransition;
     this.shared = shared;
     this.onNewName = onNewName;
@@ -41,7 +46,8 @@ public final class Breakers {
   }
 
   /** Records an attempt's outcome on one of these breakers, then says its window changed. */
-  public void onResult(CircuitBreaker breaker, Permission permission, long nowMs, boolean failure, long durationMs) {
+  public void onResult(
+      CircuitBreaker breaker, Permission permission, long nowMs, boolean failure, long durationMs) {
     breaker.onResult(permission, nowMs, failure, durationMs);
     onOutcome.run();
   }
@@ -62,7 +68,10 @@ public final class Breakers {
     return shared;
   }
 
-  /** The breaker's name: {@code <upstream>/<tool or group>}, or {@code <upstream>} for a backend scope. */
+  /**
+   * The breaker's name: {@code <upstream>/<tool or group>}, or {@code <upstream>} for a backend
+   * scope.
+   */
   public static String name(String upstream, ToolRule rule) {
     return rule.breaker().scope() == BreakerScope.BACKEND
         ? upstream
@@ -73,14 +82,25 @@ public final class Breakers {
   public CircuitBreaker of(String upstream, ToolRule rule) {
     String name = name(upstream, rule);
     boolean known = breakers.containsKey(name);
-    CircuitBreaker breaker = breakers
-        .compute(name, (n, e) -> e != null && e.policy().equals(rule.breaker())
-            ? e
-            : new Entry(rule.breaker(), new CircuitBreaker(rule.breaker(), t -> {
-              publish(n, rule.breaker(), t);
-              onTransition.accept(n, t);
-            }, (from, now) -> shared.peerWindow(n, from, now, rule.breaker().windowSeconds()))))
-        .breaker();
+    CircuitBreaker breaker =
+        breakers
+            .compute(
+                name,
+                (n, e) ->
+                    e != null && e.policy().equals(rule.breaker())
+                        ? e
+                        : new Entry(
+                            rule.breaker(),
+                            new CircuitBreaker(
+                                rule.breaker(),
+                                t -> {
+                                  publish(n, rule.breaker(), t);
+                                  onTransition.accept(n, t);
+                                },
+                                (from, now) ->
+                                    shared.peerWindow(
+                                        n, from, now, rule.breaker().windowSeconds()))))
+            .breaker();
     if (!known) {
       onNewName.accept(name);
     }
@@ -88,7 +108,8 @@ public final class Breakers {
   }
 
   private void publish(String name, BreakerPolicy policy, Transition t) {
-    if (t.to() == dev.toolgate.policy.breaker.CircuitState.OPEN && !t.reason().equals("opened by another replica")) {
+    if (t.to() == dev.toolgate.policy.breaker.CircuitState.OPEN
+        && !t.reason().equals("opened by another replica")) {
       shared.opened(name, t.atMs(), t.atMs() + policy.openSeconds() * 1000L);
     } else if (t.to() == dev.toolgate.policy.breaker.CircuitState.CLOSED) {
       shared.closed(name);
@@ -102,14 +123,17 @@ public final class Breakers {
    * bucket does.
    */
   public void publishWindows(long nowMs) {
-    breakers.forEach((name, e) -> {
-      java.util.List<long[]> buckets = e.breaker().buckets(nowMs);
-      java.util.List<long[]> last = published.get(name);
-      if (!buckets.isEmpty() && (last == null || !java.util.Arrays.deepEquals(buckets.toArray(), last.toArray()))) {
-        shared.publishWindow(name, buckets, e.policy().windowSeconds() * 1000L);
-        published.put(name, buckets);
-      }
-    });
+    breakers.forEach(
+        (name, e) -> {
+          java.util.List<long[]> buckets = e.breaker().buckets(nowMs);
+          java.util.List<long[]> last = published.get(name);
+          if (!buckets.isEmpty()
+              && (last == null
+                  || !java.util.Arrays.deepEquals(buckets.toArray(), last.toArray()))) {
+            shared.publishWindow(name, buckets, e.policy().windowSeconds() * 1000L);
+            published.put(name, buckets);
+          }
+        });
   }
 
   /** Every breaker by name, for metrics. */

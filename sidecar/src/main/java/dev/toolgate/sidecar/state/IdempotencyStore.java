@@ -15,7 +15,8 @@ public interface IdempotencyStore {
    *
    * @return null when this call took the key (now in flight), else the record that exists
    */
-  Future<IdempotencyRecord> begin(String key, String argumentsHash, String correlationId, long nowMs);
+  Future<IdempotencyRecord> begin(
+      String key, String argumentsHash, String correlationId, long nowMs);
 
   /** The backend answered: keep the answer, to replay it. */
   Future<Void> complete(String key, String answer, String operationId, long nowMs);

@@ -41,8 +41,14 @@ final class InMemoryIdempotencyStore implements IdempotencyStore {
   public Future<Void> complete(String key, String answer, String operationId, long nowMs) {
     records.computeIfPresent(
         key,
-        (k, r) -> new IdempotencyRecord(
-            RecordState.COMPLETED, r.argumentsHash(), r.correlationId(), answer, operationId, nowMs));
+        (k, r) ->
+            new IdempotencyRecord(
+                RecordState.COMPLETED,
+                r.argumentsHash(),
+                r.correlationId(),
+                answer,
+                operationId,
+                nowMs));
     return Future.succeededFuture();
   }
 
@@ -50,9 +56,14 @@ final class InMemoryIdempotencyStore implements IdempotencyStore {
   public Future<Void> markAmbiguous(String key, String operationId, long nowMs) {
     records.computeIfPresent(
         key,
-        (k, r) -> new IdempotencyRecord(
-            RecordState.AMBIGUOUS, r.argumentsHash(), r.correlationId(), null,
-            operationId != null ? operationId : r.operationId(), nowMs));
+        (k, r) ->
+            new IdempotencyRecord(
+                RecordState.AMBIGUOUS,
+                r.argumentsHash(),
+                r.correlationId(),
+                null,
+                operationId != null ? operationId : r.operationId(),
+                nowMs));
     return Future.succeededFuture();
   }
 

@@ -22,7 +22,8 @@ final class InMemoryQuotaStore implements QuotaStore {
     if (!agentOutcome.verdict().allowed()) {
       return Future.succeededFuture(agentOutcome.verdict());
     }
-    QuotaRules.Outcome sessionOutcome = QuotaRules.session(sessions.get(session), write, quotas, nowMs);
+    QuotaRules.Outcome sessionOutcome =
+        QuotaRules.session(sessions.get(session), write, quotas, nowMs);
     sessions.put(session, sessionOutcome.next());
     if (sessionOutcome.verdict().allowed() && quotas.perAgent() != null) {
       agents.put(agent, agentOutcome.next());
@@ -38,8 +39,9 @@ final class InMemoryQuotaStore implements QuotaStore {
 
   @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
-    return Future.succeededFuture(sessions.compute(session,
-        (s, u) -> (u == null ? Usage.fresh(nowMs) : u).raised(reads, writes)));
+    return Future.succeededFuture(
+        sessions.compute(
+            session, (s, u) -> (u == null ? Usage.fresh(nowMs) : u).raised(reads, writes)));
   }
 
   @Override

@@ -21,9 +21,17 @@ import java.util.Map;
 public final class LastKnownResults {
 
   public static final int DEFAULT_CAPACITY = 10_000;
-  /** About an eighth of the heap's 32 MiB at start: the degraded answers of the reads most recently made. */
+
+  /**
+   * About an eighth of the heap's 32 MiB at start: the degraded answers of the reads most recently
+   * made.
+   */
   public static final long DEFAULT_MAX_BYTES = 4L * 1024 * 1024;
-  /** What an entry holds besides its message and key: the map's entry, the record, the instant, headers. */
+
+  /**
+   * What an entry holds besides its message and key: the map's entry, the record, the instant,
+   * headers.
+   */
   public static final int ENTRY_OVERHEAD_BYTES = 160;
 
   /** A result, in the JSON-RPC message that carried it, and when it was fresh. */
@@ -77,7 +85,9 @@ public final class LastKnownResults {
     }
   }
 
-  /** The heap an entry holds, estimated: its message, its key (one byte a character) and the rest. */
+  /**
+   * The heap an entry holds, estimated: its message, its key (one byte a character) and the rest.
+   */
   public static long weight(String key, int messageBytes) {
     return messageBytes + key.length() + ENTRY_OVERHEAD_BYTES;
   }

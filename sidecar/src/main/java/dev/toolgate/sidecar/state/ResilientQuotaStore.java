@@ -1,17 +1,16 @@
 package dev.toolgate.sidecar.state;
 
-import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.SharedStateOptions.WhenUnavailable;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.quota.QuotaVerdict;
 import dev.toolgate.policy.quota.Usage;
-import dev.toolgate.policy.config.SharedStateOptions.WhenUnavailable;
 import io.vertx.core.Future;
 import java.util.function.Consumer;
 
 /**
- * The shared quota store, with a way out when the cluster cannot be reached: reads are counted
- * on local state; writes follow the configured choice ({@code fail_closed} refuses them,
- * {@code fail_open} counts them locally). Availability is reported to {@code up}.
+ * The shared quota store, with a way out when the cluster cannot be reached: reads are counted on
+ * local state; writes follow the configured choice ({@code fail_closed} refuses them, {@code
+ * fail_open} counts them locally). Availability is reported to {@code up}.
  */
 public final class ResilientQuotaStore implements QuotaStore {
 
@@ -20,7 +19,8 @@ public final class ResilientQuotaStore implements QuotaStore {
   private final WhenUnavailable writes;
   private final Consumer<Boolean> up;
 
-  public ResilientQuotaStore(QuotaStore shared, QuotaStore local, WhenUnavailable writes, Consumer<Boolean> up) {
+  public ResilientQuotaStore(
+      QuotaStore shared, QuotaStore local, WhenUnavailable writes, Consumer<Boolean> up) {
     this.shared = shared;
     this.local = local;
     this.writes = writes;
@@ -28,17 +28,22 @@ public final class ResilientQuotaStore implements QuotaStore {
   }
 
   @Override
-  public Future<QuotaVerdict> consume(String session, String agent, boolean write, Quotas quotas, long nowMs) {
-    return shared.consume(session, agent, write, quotas, nowMs)
+  public Future<QuotaVerdict> consume(
+      String session, String agent, boolean write, Quotas quotas, long nowMs) {
+    return shared
+        .consume(session, agent, write, quotas, nowMs)
         .onSuccess(v -> up.accept(true))
-        .recover(e -> {
-          up.accept(false);
-          if (write && writes == WhenUnavailable.FAIL_CLOSED) {
-            return Future.failedFuture(new IllegalStateException(
-                "the shared quota state is unreachable and writes fail closed (sharedState.writesWhenUnavailable)", e));
-          }
-          return local.consume(session, agent, write, quotas, nowMs);
-        });
+        .recover(
+            e -> {
+              up.accept(false);
+              if (write && writes == WhenUnavailable.FAIL_CLOSED) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        "the shared quota state is unreachable and writes fail closed (sharedState.writesWhenUnavailable)",
+                        e));
+              }
+              return local.consume(session, agent, write, quotas, nowMs);
+            });
   }
 
   @Override

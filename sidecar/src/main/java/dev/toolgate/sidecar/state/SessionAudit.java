@@ -14,25 +14,34 @@ import java.util.Map;
 /**
  * The last calls of each session, for the audit record of a quota block (seed 002).
  *
- * <p>Bounded three ways: {@link #CALLS_KEPT} calls per session; {@link #SESSIONS_KEPT}
- * sessions, the least recently called forgotten first; and a session without a call for the quotas'
- * idle expiry is forgotten by {@link #expire}, as its counters are. A call is kept as one small
- * record of what its trace event already holds, formatted only when a block asks for it: its time
- * as two numbers, its tool's name as one copy shared by every call of that tool (a call's name is
- * a string of its own, parsed from its request), so a full audit of {@link #SESSIONS_KEPT} sessions
- * stays a small share of a 64 MiB heap.
+ * <p>Bounded three ways: {@link #CALLS_KEPT} calls per session; {@link #SESSIONS_KEPT} sessions,
+ * the least recently called forgotten first; and a session without a call for the quotas' idle
+ * expiry is forgotten by {@link #expire}, as its counters are. A call is kept as one small record
+ * of what its trace event already holds, formatted only when a block asks for it: its time as two
+ * numbers, its tool's name as one copy shared by every call of that tool (a call's name is a string
+ * of its own, parsed from its request), so a full audit of {@link #SESSIONS_KEPT} sessions stays a
+ * small share of a 64 MiB heap.
  */
 public final class SessionAudit {
 
   public static final int CALLS_KEPT = 20;
   public static final int SESSIONS_KEPT = 4_096;
-  /** Distinct tool names shared; an agent calling more names than this keeps a copy per call of the rest. */
+
+  /**
+   * Distinct tool names shared; an agent calling more names than this keeps a copy per call of the
+   * rest.
+   */
   public static final int TOOL_NAMES_KEPT = 1_024;
 
-  private record Call(long epochSecond, int nano, String tool, int attempt, String result, String decision) {
+  private record Call(
+      long epochSecond, int nano, String tool, int attempt, String result, String decision) {
     JsonObject json() {
-      return new JsonObject().put("ts", IsoInstant.format(Instant.ofEpochSecond(epochSecond, nano)))
-          .put("tool", tool).put("attempt", attempt).put("result", result).put("decision", decision);
+      return new JsonObject()
+          .put("ts", IsoInstant.format(Instant.ofEpochSecond(epochSecond, nano)))
+          .put("tool", tool)
+          .put("attempt", attempt)
+          .put("result", result)
+          .put("decision", decision);
     }
 
     long epochMilli() {
@@ -53,16 +62,20 @@ public final class SessionAudit {
       };
 
   /** Keeps one attempt of a session's call; {@code result} and {@code decision} are wire names. */
-  public synchronized void record(String session, Instant at, String tool, int attempt, String result,
-      String decision) {
+  public synchronized void record(
+      String session, Instant at, String tool, int attempt, String result, String decision) {
     Deque<Call> calls = sessions.computeIfAbsent(session, s -> new ArrayDeque<>(4));
     if (calls.size() == CALLS_KEPT) {
       calls.removeFirst();
     }
-    calls.addLast(new Call(at.getEpochSecond(), at.getNano(), toolName(tool), attempt, result, decision));
+    calls.addLast(
+        new Call(at.getEpochSecond(), at.getNano(), toolName(tool), attempt, result, decision));
   }
 
-  /** The one copy kept of this tool's name, or the name itself once {@link #TOOL_NAMES_KEPT} are kept. */
+  /**
+   * The one copy kept of this tool's name, or the name itself once {@link #TOOL_NAMES_KEPT} are
+   * kept.
+   */
   synchronized String toolName(String tool) {
     String kept = toolNames.get(tool);
     if (kept != null) {
@@ -87,8 +100,8 @@ public final class SessionAudit {
   /**
    * Forgets the sessions whose last call is {@code idleMs} or more before {@code nowMs}. The map is
    * in order of last use, which is the order of last call (a block reads a session's list right
-   * after recording its refused call), so this stops at the first session still active:
-   * O(sessions forgotten).
+   * after recording its refused call), so this stops at the first session still active: O(sessions
+   * forgotten).
    */
   public synchronized void expire(long nowMs, long idleMs) {
     Iterator<Deque<Call>> it = sessions.values().iterator();

@@ -18,7 +18,10 @@ public interface SharedCircuits {
   /** When another replica opened this breaker, if it is still open (epoch ms); 0 otherwise. */
   long peerOpenedAt(String breaker, long nowMs);
 
-  /** Takes one of the cluster's probe permits for a half-open breaker: its lease, or null if none is free. */
+  /**
+   * Takes one of the cluster's probe permits for a half-open breaker: its lease, or null if none is
+   * free.
+   */
   Future<String> acquireProbe(String breaker, int permits, long leaseMs);
 
   void releaseProbe(String lease);
@@ -27,14 +30,18 @@ public interface SharedCircuits {
   void publishWindow(String breaker, java.util.List<long[]> buckets, long ttlMs);
 
   /** The other replicas' counts for this breaker, from {@code fromMs} to now, inside the window. */
-  dev.toolgate.policy.breaker.WindowSnapshot peerWindow(String breaker, long fromMs, long nowMs, int windowSeconds);
+  dev.toolgate.policy.breaker.WindowSnapshot peerWindow(
+      String breaker, long fromMs, long nowMs, int windowSeconds);
 
   /** This replica alone. */
   static SharedCircuits none() {
     return new Alone();
   }
 
-  /** No other replica: nothing is published, no peer ever counts. Tests extend it to observe one call. */
+  /**
+   * No other replica: nothing is published, no peer ever counts. Tests extend it to observe one
+   * call.
+   */
   class Alone implements SharedCircuits {
     @Override
     public void opened(String breaker, long openedAtMs, long untilMs) {}

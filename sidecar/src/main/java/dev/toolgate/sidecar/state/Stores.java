@@ -14,6 +14,8 @@ public record Stores(IdempotencyStore idempotency, QuotaStore quotas, SharedCirc
 
   public static Stores local() {
     return new Stores(
-        IdempotencyStore.inMemory(IDEMPOTENCY_RECORD_TTL_MS), QuotaStore.inMemory(), SharedCircuits.none());
+        IdempotencyStore.inMemory(IDEMPOTENCY_RECORD_TTL_MS),
+        QuotaStore.inMemory(),
+        SharedCircuits.none());
   }
 }

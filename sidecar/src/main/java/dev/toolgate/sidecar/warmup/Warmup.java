@@ -1,13 +1,13 @@
 package dev.toolgate.sidecar.warmup;
 
+import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.SessionQuota;
 import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.policy.model.Upstream;
 import dev.toolgate.sidecar.config.LoadedConfig;
-import dev.toolgate.policy.config.SharedStateOptions;
-import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.sidecar.evidence.EventSink;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.proxy.Proxy;
@@ -25,18 +25,19 @@ import java.util.List;
 
 /**
  * Warms the call path up once the sidecar is ready, so that the JIT compiles it before the agent's
- * first calls instead of during them, when a fresh sidecar's calls are many times slower than
- * its later ones.
+ * first calls instead of during them, when a fresh sidecar's calls are many times slower than its
+ * later ones.
  *
- * <p>Algorithm: a second proxy is built from the configuration in force — the same handlers,
- * policy and tool rules — but with every upstream pointed at a {@link StubUpstream} on loopback,
- * quotas lifted, no quota webhook, local state, metrics of its own and an event sink that encodes
- * and discards. A {@link WarmupClient} initializes one session through it and sends {@code calls}
- * read calls ({@value WarmupClient#IN_FLIGHT} at a time) over the configuration's read-only tools,
- * then everything is closed. The agent's first call stops it: a warm-up never competes with the
- * agent for the CPU (calls in flight finish; the path is then as warm as it got). Nothing reaches the agent's upstreams, the shared state, the
- * {@code /metrics} scrape or the trace. Cost: 1.9–2.4 s of a 2-core machine after ready (1,000
- * calls) and 1–26 MiB more resident: code the first real calls would otherwise have compiled.
+ * <p>Algorithm: a second proxy is built from the configuration in force — the same handlers, policy
+ * and tool rules — but with every upstream pointed at a {@link StubUpstream} on loopback, quotas
+ * lifted, no quota webhook, local state, metrics of its own and an event sink that encodes and
+ * discards. A {@link WarmupClient} initializes one session through it and sends {@code calls} read
+ * calls ({@value WarmupClient#IN_FLIGHT} at a time) over the configuration's read-only tools, then
+ * everything is closed. The agent's first call stops it: a warm-up never competes with the agent
+ * for the CPU (calls in flight finish; the path is then as warm as it got). Nothing reaches the
+ * agent's upstreams, the shared state, the {@code /metrics} scrape or the trace. Cost: 1.9–2.4 s of
+ * a 2-core machine after ready (1,000 calls) and 1–26 MiB more resident: code the first real calls
+ * would otherwise have compiled.
  */
 public final class Warmup {
 
@@ -58,8 +59,10 @@ public final class Warmup {
   private final int calls;
   private final Clock clock;
   private volatile boolean stopped;
+
   /** Set once, by {@link #start}. */
   private Future<Result> result;
+
   private HttpServer stub;
   private HttpServer front;
   private Proxy proxy;
@@ -73,7 +76,9 @@ public final class Warmup {
     this.clock = clock;
   }
 
-  /** Starts a warm-up of {@code calls} calls; none (off) when 0 or when no upstream is configured. */
+  /**
+   * Starts a warm-up of {@code calls} calls; none (off) when 0 or when no upstream is configured.
+   */
   public static Warmup start(Vertx vertx, LoadedConfig loaded, int calls, Clock clock) {
     Warmup warmup = new Warmup(vertx, loaded, calls, clock);
     warmup.result = warmup.run();
@@ -102,8 +107,13 @@ public final class Warmup {
       return "failed: " + result.cause();
     }
     Result r = result.result();
-    return (r.stopped() ? "stopped by the agent's first call: " : "done: ") + r.answered() + " of " + r.calls()
-        + " calls answered in " + r.millis() + " ms";
+    return (r.stopped() ? "stopped by the agent's first call: " : "done: ")
+        + r.answered()
+        + " of "
+        + r.calls()
+        + " calls answered in "
+        + r.millis()
+        + " ms";
   }
 
   private boolean off() {
@@ -116,24 +126,42 @@ public final class Warmup {
     }
     long start = System.nanoTime();
     return listen(StubUpstream.handler())
-        .compose(server -> {
-          stub = server;
-          events = EventSink.jsonLines(OutputStream.nullOutputStream());
-          LoadedConfig warm = stubbed(loaded, "http://127.0.0.1:" + server.actualPort() + "/mcp");
-          proxy = Proxy.create(vertx, Routing.of(warm), events, ToolgateMetrics.detached(), clock, Stores.local());
-          return listen(proxy.handler());
-        })
-        .compose(server -> {
-          front = server;
-          client = new WarmupClient(vertx, server.actualPort(), targets(loaded.config().policy()));
-          return client.run(calls, () -> stopped);
-        })
-        .map(answered -> new Result(calls, answered, (System.nanoTime() - start) / 1_000_000,
-            stopped && answered < calls))
+        .compose(
+            server -> {
+              stub = server;
+              events = EventSink.jsonLines(OutputStream.nullOutputStream());
+              LoadedConfig warm =
+                  stubbed(loaded, "http://127.0.0.1:" + server.actualPort() + "/mcp");
+              proxy =
+                  Proxy.create(
+                      vertx,
+                      Routing.of(warm),
+                      events,
+                      ToolgateMetrics.detached(),
+                      clock,
+                      Stores.local());
+              return listen(proxy.handler());
+            })
+        .compose(
+            server -> {
+              front = server;
+              client =
+                  new WarmupClient(vertx, server.actualPort(), targets(loaded.config().policy()));
+              return client.run(calls, () -> stopped);
+            })
+        .map(
+            answered ->
+                new Result(
+                    calls,
+                    answered,
+                    (System.nanoTime() - start) / 1_000_000,
+                    stopped && answered < calls))
         .eventually(this::closeAll);
   }
 
-  /** Stops sending; calls in flight finish, then everything is closed. Cheap once stopped: a read. */
+  /**
+   * Stops sending; calls in flight finish, then everything is closed. Cheap once stopped: a read.
+   */
   public void stop() {
     if (!stopped) {
       stopped = true;
@@ -141,7 +169,8 @@ public final class Warmup {
   }
 
   private Future<HttpServer> listen(Handler<HttpServerRequest> handler) {
-    return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+    return vertx
+        .createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
         .requestHandler(handler)
         .listen();
   }
@@ -152,10 +181,15 @@ public final class Warmup {
     Future<Void> p = proxy == null ? Future.succeededFuture() : proxy.close();
     Future<Void> s = stub == null ? Future.succeededFuture() : stub.close();
     return Future.join(c, f, p, s)
-        .transform(ar -> events == null ? Future.<Void>succeededFuture() : vertx.executeBlocking(() -> {
-          events.close();
-          return null;
-        }))
+        .transform(
+            ar ->
+                events == null
+                    ? Future.<Void>succeededFuture()
+                    : vertx.executeBlocking(
+                        () -> {
+                          events.close();
+                          return null;
+                        }))
         .mapEmpty();
   }
 
@@ -168,25 +202,47 @@ public final class Warmup {
     Policy p = c.policy();
     Quotas q = p.quotas();
     SessionQuota unlimited = new SessionQuota(Integer.MAX_VALUE, Integer.MAX_VALUE);
-    Quotas lifted = new Quotas(unlimited, q.perAgent() == null ? null : unlimited, Integer.MAX_VALUE,
-        q.idleExpirySeconds(), null);
-    Policy warm = new Policy(p.mode(), p.killSwitch(), p.budget(),
-        p.upstreams().stream().map(u -> new Upstream(u.name(), stubUrl)).toList(), lifted, p.tools(),
-        p.retryBudget(), p.intentWindowSeconds());
-    SharedStateOptions local = new SharedStateOptions(SharedStateOptions.Mode.LOCAL, null, null, null, null, null, null);
-    SidecarConfig config = new SidecarConfig(c.revision(), c.listen(), c.admin(), c.runtime(), c.approvals(),
-        c.agent(), local, warm);
+    Quotas lifted =
+        new Quotas(
+            unlimited,
+            q.perAgent() == null ? null : unlimited,
+            Integer.MAX_VALUE,
+            q.idleExpirySeconds(),
+            null);
+    Policy warm =
+        new Policy(
+            p.mode(),
+            p.killSwitch(),
+            p.budget(),
+            p.upstreams().stream().map(u -> new Upstream(u.name(), stubUrl)).toList(),
+            lifted,
+            p.tools(),
+            p.retryBudget(),
+            p.intentWindowSeconds());
+    SharedStateOptions local =
+        new SharedStateOptions(SharedStateOptions.Mode.LOCAL, null, null, null, null, null, null);
+    SidecarConfig config =
+        new SidecarConfig(
+            c.revision(),
+            c.listen(),
+            c.admin(),
+            c.runtime(),
+            c.approvals(),
+            c.agent(),
+            local,
+            warm);
     return new LoadedConfig(config, loaded.hash(), loaded.loadedAt(), loaded.approvalTokens());
   }
 
   /** The read-only tools with their upstreams, or the pass-through tool on the first upstream. */
   static List<WarmupClient.Target> targets(Policy policy) {
     String first = policy.upstreams().get(0).name();
-    List<WarmupClient.Target> reads = policy.tools().stream()
-        .filter(rule -> !rule.effect().isWrite())
-        .map(rule -> new WarmupClient.Target(upstreamOf(rule, first), rule.name()))
-        .filter(t -> policy.upstream(t.upstream()).isPresent())
-        .toList();
+    List<WarmupClient.Target> reads =
+        policy.tools().stream()
+            .filter(rule -> !rule.effect().isWrite())
+            .map(rule -> new WarmupClient.Target(upstreamOf(rule, first), rule.name()))
+            .filter(t -> policy.upstream(t.upstream()).isPresent())
+            .toList();
     return reads.isEmpty() ? List.of(new WarmupClient.Target(first, PASS_THROUGH_TOOL)) : reads;
   }
 

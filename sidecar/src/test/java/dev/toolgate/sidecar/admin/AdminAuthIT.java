@@ -26,8 +26,11 @@ class AdminAuthIT {
   @BeforeEach
   void start() throws Exception {
     Files.writeString(dir.resolve("admin.token"), TOKEN + "\n");
-    f = SidecarFixture.start(dir, Map.of(),
-        "quotas: {perSession: {read: 1, write: 15}}\nadmin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\n");
+    f =
+        SidecarFixture.start(
+            dir,
+            Map.of(),
+            "quotas: {perSession: {read: 1, write: 15}}\nadmin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\n");
   }
 
   @AfterEach
@@ -35,9 +38,11 @@ class AdminAuthIT {
     f.close();
   }
 
-  private HttpResponse<String> admin(String path, String body, String authorization) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(f.adminUrl(path)))
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+  private HttpResponse<String> admin(String path, String body, String authorization)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(f.adminUrl(path)))
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
@@ -45,10 +50,16 @@ class AdminAuthIT {
   }
 
   private String read(String session) throws Exception {
-    HttpResponse<String> r = f.send(f.post(API, SidecarFixture.toolCall(1, "get_deployment_job", "{\"job_id\":\"j\"}", null))
-        .header("Mcp-Session-Id", session));
+    HttpResponse<String> r =
+        f.send(
+            f.post(
+                    API,
+                    SidecarFixture.toolCall(1, "get_deployment_job", "{\"job_id\":\"j\"}", null))
+                .header("Mcp-Session-Id", session));
     JsonObject result = new JsonObject(r.body()).getJsonObject("result");
-    return result.getBoolean("isError") ? result.getJsonObject("structuredContent").getJsonObject("toolgate").getString("code") : "ok";
+    return result.getBoolean("isError")
+        ? result.getJsonObject("structuredContent").getJsonObject("toolgate").getString("code")
+        : "ok";
   }
 
   @Test
@@ -56,8 +67,11 @@ class AdminAuthIT {
     String session = f.initialize(API);
     read(session);
 
-    HttpResponse<String> missing = admin("/admin/quotas/raise", "{\"session\":\"" + session + "\",\"reads\":5}", null);
-    HttpResponse<String> wrong = admin("/admin/quotas/raise", "{\"session\":\"" + session + "\",\"reads\":5}", "Bearer nope");
+    HttpResponse<String> missing =
+        admin("/admin/quotas/raise", "{\"session\":\"" + session + "\",\"reads\":5}", null);
+    HttpResponse<String> wrong =
+        admin(
+            "/admin/quotas/raise", "{\"session\":\"" + session + "\",\"reads\":5}", "Bearer nope");
 
     assertThat(missing.statusCode()).isEqualTo(401);
     assertThat(wrong.statusCode()).isEqualTo(401);
@@ -70,12 +84,17 @@ class AdminAuthIT {
     read(session);
     assertThat(read(session)).isEqualTo("quota_exceeded");
 
-    HttpResponse<String> raised = admin("/admin/quotas/raise", "{\"session\":\"" + session + "\",\"reads\":1}", "Bearer " + TOKEN);
+    HttpResponse<String> raised =
+        admin(
+            "/admin/quotas/raise",
+            "{\"session\":\"" + session + "\",\"reads\":1}",
+            "Bearer " + TOKEN);
     assertThat(raised.statusCode()).isEqualTo(200);
     assertThat(read(session)).isEqualTo("ok");
     assertThat(read(session)).isEqualTo("quota_exceeded");
 
-    HttpResponse<String> reset = admin("/admin/quotas/reset", "{\"session\":\"" + session + "\"}", "Bearer " + TOKEN);
+    HttpResponse<String> reset =
+        admin("/admin/quotas/reset", "{\"session\":\"" + session + "\"}", "Bearer " + TOKEN);
     assertThat(reset.statusCode()).isEqualTo(200);
     assertThat(read(session)).isEqualTo("ok");
   }

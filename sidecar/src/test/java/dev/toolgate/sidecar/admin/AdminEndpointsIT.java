@@ -42,8 +42,9 @@ class AdminEndpointsIT {
   @Test
   void exportsCallsAttemptsAndTheirDurationPerToolUpstreamAndResult() throws Exception {
     String session = f.initialize(API);
-    f.send(f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j\"}", null))
-        .header("Mcp-Session-Id", session));
+    f.send(
+        f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j\"}", null))
+            .header("Mcp-Session-Id", session));
     f.send(f.post(API, toolCall(2, "made_up_tool", "{}", null)).header("Mcp-Session-Id", session));
     f.events.first("made_up_tool");
 
@@ -73,8 +74,10 @@ class AdminEndpointsIT {
 
   @Test
   void refusesQuotaChangesWhenNoAdminTokenIsConfigured() throws Exception {
-    var response = f.send(HttpRequest.newBuilder(URI.create(f.adminUrl("/admin/quotas/reset")))
-        .POST(HttpRequest.BodyPublishers.ofString("{\"session\":\"s\"}")));
+    var response =
+        f.send(
+            HttpRequest.newBuilder(URI.create(f.adminUrl("/admin/quotas/reset")))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"session\":\"s\"}")));
 
     assertThat(response.statusCode()).isEqualTo(403);
     assertThat(response.body()).contains("admin.tokenFile");
@@ -83,8 +86,9 @@ class AdminEndpointsIT {
   @Test
   void refusesStateChangingMethods() throws Exception {
     var response =
-        f.send(HttpRequest.newBuilder(URI.create(f.adminUrl("/config")))
-            .POST(HttpRequest.BodyPublishers.ofString("{}")));
+        f.send(
+            HttpRequest.newBuilder(URI.create(f.adminUrl("/config")))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
 
     assertThat(response.statusCode()).isEqualTo(405);
   }

@@ -11,7 +11,8 @@ class QuotaCommandTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(String... args) {
-    return QuotaCommand.run(args, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    return QuotaCommand.run(
+        args, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
   }
 
   @Test
@@ -19,7 +20,8 @@ class QuotaCommandTest {
     assertThat(run("quota", "raise", "--session", "s")).isEqualTo(2);
     assertThat(err.toString()).contains("--session and --token-file are required");
 
-    assertThat(run("quota", "raise", "--session", "s", "--writes", "ten", "--token-file", "t")).isEqualTo(2);
+    assertThat(run("quota", "raise", "--session", "s", "--writes", "ten", "--token-file", "t"))
+        .isEqualTo(2);
     assertThat(err.toString()).contains("--writes takes a whole number, was 'ten'");
 
     assertThat(run("quota", "grant")).isEqualTo(2);
@@ -28,7 +30,8 @@ class QuotaCommandTest {
 
   @Test
   void reportsAnUnreadableTokenFile() {
-    assertThat(run("quota", "reset", "--session", "s", "--token-file", "/nonexistent/token")).isEqualTo(1);
+    assertThat(run("quota", "reset", "--session", "s", "--token-file", "/nonexistent/token"))
+        .isEqualTo(1);
     assertThat(err.toString()).contains("error:");
   }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ApprovalTokensTest {
 
-  private static final byte[] KEY = "0123456789abcdef0123456789abcdef-key".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] KEY =
+      "0123456789abcdef0123456789abcdef-key".getBytes(StandardCharsets.UTF_8);
   private static final ApprovalClaims CLAIMS =
       new ApprovalClaims("ap-1", "restart_deployment_job", "h1", "alice", 100, 1000);
 
@@ -35,7 +36,8 @@ class ApprovalTokensTest {
 
   @Test
   void refusesATokenSignedWithAnotherKey() {
-    String forged = new ApprovalTokens("another-key-another-key-another-key!".getBytes()).mint(CLAIMS);
+    String forged =
+        new ApprovalTokens("another-key-another-key-another-key!".getBytes()).mint(CLAIMS);
 
     assertThatThrownBy(() -> new ApprovalTokens(KEY).verify(forged))
         .isInstanceOf(InvalidApprovalException.class)
@@ -46,12 +48,20 @@ class ApprovalTokensTest {
   void refusesATokenWhoseClaimsWereEdited() throws Exception {
     String token = new ApprovalTokens(KEY).mint(CLAIMS);
     String[] parts = token.split("\\.");
-    String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
-        .replace("restart_deployment_job", "delete_everything");
-    String edited = parts[0] + "." + Base64.getUrlEncoder().withoutPadding()
-        .encodeToString(payload.getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
+    String payload =
+        new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)
+            .replace("restart_deployment_job", "delete_everything");
+    String edited =
+        parts[0]
+            + "."
+            + Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(payload.getBytes(StandardCharsets.UTF_8))
+            + "."
+            + parts[2];
 
-    assertThatThrownBy(() -> new ApprovalTokens(KEY).verify(edited)).hasMessageContaining("does not verify");
+    assertThatThrownBy(() -> new ApprovalTokens(KEY).verify(edited))
+        .hasMessageContaining("does not verify");
   }
 
   @Test
@@ -70,9 +80,24 @@ class ApprovalTokensTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Clock clock = Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC);
 
-    int code = ApproveCommand.run(new String[] {"approve", "--key-file", key.toString(), "--tool",
-        "restart_deployment_job", "--arguments", "{\"job_id\":\"j1\",\"environment\":\"prod\"}",
-        "--ttl-seconds", "60", "--approver", "bob"}, new PrintStream(out), new PrintStream(err), clock);
+    int code =
+        ApproveCommand.run(
+            new String[] {
+              "approve",
+              "--key-file",
+              key.toString(),
+              "--tool",
+              "restart_deployment_job",
+              "--arguments",
+              "{\"job_id\":\"j1\",\"environment\":\"prod\"}",
+              "--ttl-seconds",
+              "60",
+              "--approver",
+              "bob"
+            },
+            new PrintStream(out),
+            new PrintStream(err),
+            clock);
 
     assertThat(code).isZero();
     ApprovalClaims claims = new ApprovalTokens(KEY).verify(out.toString().trim());
@@ -88,10 +113,16 @@ class ApprovalTokensTest {
   void theApproveCommandExplainsBadInput() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    int code = ApproveCommand.run(new String[] {"approve", "--tool", "t"}, new PrintStream(new ByteArrayOutputStream()),
-        new PrintStream(err), Clock.systemUTC());
+    int code =
+        ApproveCommand.run(
+            new String[] {"approve", "--tool", "t"},
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err),
+            Clock.systemUTC());
 
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--key-file, --tool and --arguments are required").contains("Usage:");
+    assertThat(err.toString())
+        .contains("--key-file, --tool and --arguments are required")
+        .contains("Usage:");
   }
 }

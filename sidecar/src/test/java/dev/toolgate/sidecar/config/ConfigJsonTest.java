@@ -1,8 +1,8 @@
 package dev.toolgate.sidecar.config;
 
-import dev.toolgate.policy.config.SidecarConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.sidecar.support.SidecarFixture;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -30,25 +30,34 @@ class ConfigJsonTest {
     file.remove("policy");
     file.mergeIn(json.getJsonObject("policy"));
 
-    // JSON is YAML: the rendering, with the policy's fields back at the top, is a configuration file.
-    SidecarConfig reread = loader.parse(copy.toString(), file.encode().getBytes(StandardCharsets.UTF_8)).config();
+    // JSON is YAML: the rendering, with the policy's fields back at the top, is a configuration
+    // file.
+    SidecarConfig reread =
+        loader.parse(copy.toString(), file.encode().getBytes(StandardCharsets.UTF_8)).config();
     assertThat(reread).isEqualTo(config);
   }
 
   @Test
   void namesEnumConstantsAndRenamedComponentsAsTheFileDoes() throws Exception {
-    SidecarConfig config = loader.parse(dir.resolve("c.yaml").toString(), """
+    SidecarConfig config =
+        loader
+            .parse(
+                dir.resolve("c.yaml").toString(),
+                """
         upstreams: [{name: api, url: "http://127.0.0.1:8080/mcp"}]
         tools: [{name: t, upstream: api, effect: read_only, retry: {maxAttempts: 2, retryOn: [backend_503]}}]
         quotas: {notify: {webhookUrl: "https://hooks.example/q", secretFile: notify.secret}}
-        """.getBytes(StandardCharsets.UTF_8)).config();
+        """
+                    .getBytes(StandardCharsets.UTF_8))
+            .config();
 
     JsonObject policy = ConfigJson.of(config).getJsonObject("policy");
 
     assertThat(policy.getString("mode")).isEqualTo("enforce");
     JsonObject tool = policy.getJsonArray("tools").getJsonObject(0);
     assertThat(tool.getString("effect")).isEqualTo("read_only");
-    assertThat(tool.getJsonObject("retry").getJsonArray("retryOn").getList()).containsExactly("backend_503");
+    assertThat(tool.getJsonObject("retry").getJsonArray("retryOn").getList())
+        .containsExactly("backend_503");
     assertThat(policy.getJsonObject("quotas").getJsonObject("notify").getString("webhookUrl"))
         .isEqualTo("https://hooks.example/q");
     assertThat(policy.getJsonObject("quotas").containsKey("notify")).isTrue();

@@ -1,12 +1,11 @@
 package dev.toolgate.sidecar.config;
 
-import dev.toolgate.policy.config.RuntimeOptions;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.toolgate.policy.config.AdminOptions;
 import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SidecarConfig;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.toolgate.policy.model.Effect;
 import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.outcome.ResultClass;
@@ -66,37 +65,54 @@ class ConfigLoaderTest {
         .isEqualTo(Effect.IDEMPOTENT_WRITE);
     assertThat(loaded.hash()).hasSize(64);
     assertThat(loaded.loadedAt()).isEqualTo(NOW);
-    assertThat(loaded.config().approvals().keyFile()).isEqualTo(dir.resolve("target/approval.key").toString());
+    assertThat(loaded.config().approvals().keyFile())
+        .isEqualTo(dir.resolve("target/approval.key").toString());
     assertThat(loaded.approvalTokens()).isNotNull();
   }
 
   @Test
   void loadsTheConfigurationTheOperatorRenders() throws Exception {
     Path copy = dir.resolve("rendered.yaml");
-    Files.copy(Path.of("../operator/src/test/resources/golden/deployment-tools.sidecar.yaml"), copy);
-    Files.write(dir.resolve("approval.key"), dev.toolgate.sidecar.support.SidecarFixture.APPROVAL_KEY);
+    Files.copy(
+        Path.of("../operator/src/test/resources/golden/deployment-tools.sidecar.yaml"), copy);
+    Files.write(
+        dir.resolve("approval.key"), dev.toolgate.sidecar.support.SidecarFixture.APPROVAL_KEY);
 
     LoadedConfig loaded = loader.load(copy);
 
     assertThat(loaded.config().revision()).isEqualTo(7);
     assertThat(loaded.config().agent().id()).isEqualTo("ops-assistant-prod");
-    assertThat(loaded.config().sharedState().kubernetesServiceDns()).isEqualTo("toolgate-hazelcast.toolgate.svc");
+    assertThat(loaded.config().sharedState().kubernetesServiceDns())
+        .isEqualTo("toolgate-hazelcast.toolgate.svc");
     assertThat(loaded.config().policy().tools()).hasSize(4);
-    assertThat(loaded.config().policy().rule("deployment-api", "get_deployment_job").breaker().fallback())
+    assertThat(
+            loaded
+                .config()
+                .policy()
+                .rule("deployment-api", "get_deployment_job")
+                .breaker()
+                .fallback())
         .isEqualTo(Fallback.READ_ONLY_DEGRADED_RESPONSE);
   }
 
   @Test
   void refusesAnApprovedToolWithoutAKeyAndATooShortKey() throws Exception {
-    String approved = MINIMAL + "tools:\n  - {name: w, upstream: api, effect: idempotent_write,"
-        + " approval: human_required}\n";
-    assertThat(failure(approved).problems()).containsExactly(
-        "tools[0].approval: human_required needs approvals.keyFile, the key that verifies approval tokens");
+    String approved =
+        MINIMAL
+            + "tools:\n  - {name: w, upstream: api, effect: idempotent_write,"
+            + " approval: human_required}\n";
+    assertThat(failure(approved).problems())
+        .containsExactly(
+            "tools[0].approval: human_required needs approvals.keyFile, the key that verifies approval tokens");
 
     Files.writeString(dir.resolve("short.key"), "too short");
-    assertThat(failure(approved + "approvals: {keyFile: " + dir.resolve("short.key") + "}\n").problems())
-        .containsExactly("approvals.keyFile: the key must hold at least 32 bytes, "
-            + dir.resolve("short.key") + " holds 9");
+    assertThat(
+            failure(approved + "approvals: {keyFile: " + dir.resolve("short.key") + "}\n")
+                .problems())
+        .containsExactly(
+            "approvals.keyFile: the key must hold at least 32 bytes, "
+                + dir.resolve("short.key")
+                + " holds 9");
   }
 
   @Test
@@ -111,13 +127,23 @@ class ConfigLoaderTest {
   @Test
   void resolvesTheNotificationFilesAgainstTheConfigurationsDirectory() throws Exception {
     String source = dir.resolve("etc/sidecar.yaml").toString();
-    SidecarConfig config = loader.parse(source, (MINIMAL + "quotas: {notify: {webhookUrl: \"https://hooks.example/q\","
-        + " secretFile: notify.secret, caFile: /etc/ssl/ca.pem}}\n").getBytes(StandardCharsets.UTF_8)).config();
+    SidecarConfig config =
+        loader
+            .parse(
+                source,
+                (MINIMAL
+                        + "quotas: {notify: {webhookUrl: \"https://hooks.example/q\","
+                        + " secretFile: notify.secret, caFile: /etc/ssl/ca.pem}}\n")
+                    .getBytes(StandardCharsets.UTF_8))
+            .config();
 
     assertThat(config.policy().quotas().notification().secretFile())
         .isEqualTo(dir.resolve("etc/notify.secret").toString());
-    assertThat(config.policy().quotas().notification().caFile()).as("absolute paths stay").isEqualTo("/etc/ssl/ca.pem");
-    assertThat(config.policy().quotas().notification().webhookUrl()).isEqualTo("https://hooks.example/q");
+    assertThat(config.policy().quotas().notification().caFile())
+        .as("absolute paths stay")
+        .isEqualTo("/etc/ssl/ca.pem");
+    assertThat(config.policy().quotas().notification().webhookUrl())
+        .isEqualTo("https://hooks.example/q");
   }
 
   @Test
@@ -128,14 +154,17 @@ class ConfigLoaderTest {
     assertThat(e.problems())
         .singleElement()
         .asString()
-        .startsWith("tools[0]: unknown field 'retyr'; known fields: [approval, breaker, breakerGroup, effect,");
+        .startsWith(
+            "tools[0]: unknown field 'retyr'; known fields: [approval, breaker, breakerGroup, effect,");
   }
 
   @Test
   void refusesAFieldGivenTwiceRatherThanKeepingTheLastOne() {
-    ConfigException e = failure(MINIMAL + "killSwitch: {blockWrites: true}\nkillSwitch: {blockWrites: false}\n");
+    ConfigException e =
+        failure(MINIMAL + "killSwitch: {blockWrites: true}\nkillSwitch: {blockWrites: false}\n");
 
-    assertThat(e.problems()).containsExactly("(top level): field 'killSwitch' is given twice (line 4, column 1)");
+    assertThat(e.problems())
+        .containsExactly("(top level): field 'killSwitch' is given twice (line 4, column 1)");
   }
 
   @Test
@@ -152,29 +181,36 @@ class ConfigLoaderTest {
   void namesABadNumberAndItsField() {
     ConfigException e = failure(MINIMAL + "budget: {backendMs: soon}\n");
 
-    assertThat(e.problems()).containsExactly("budget.backendMs: 'soon' is not a valid whole number");
+    assertThat(e.problems())
+        .containsExactly("budget.backendMs: 'soon' is not a valid whole number");
   }
 
   @Test
   void refusesANegativeWarmupNamingTheValue() {
     ConfigException e = failure(MINIMAL + "runtime: {warmupCalls: -1}\n");
 
-    assertThat(e.problems()).containsExactly("runtime.warmupCalls: must be between 0 (off) and 100000, was -1");
+    assertThat(e.problems())
+        .containsExactly("runtime.warmupCalls: must be between 0 (off) and 100000, was -1");
   }
 
   @Test
   void warmsUpWithAThousandCallsUnlessTurnedOff() throws Exception {
     assertThat(parse(MINIMAL).config().runtime().warmupCalls()).isEqualTo(1000);
-    assertThat(parse(MINIMAL + "runtime: {warmupCalls: 0}\n").config().runtime().warmupCalls()).isZero();
+    assertThat(parse(MINIMAL + "runtime: {warmupCalls: 0}\n").config().runtime().warmupCalls())
+        .isZero();
   }
 
   @Test
   void refusesAnUnknownRetryClassNamingIt() {
     ConfigException e =
-        failure(MINIMAL + "tools:\n  - {name: t, upstream: api, effect: read_only,"
-            + " retry: {maxAttempts: 2, retryOn: [backend_418]}}\n");
+        failure(
+            MINIMAL
+                + "tools:\n  - {name: t, upstream: api, effect: read_only,"
+                + " retry: {maxAttempts: 2, retryOn: [backend_418]}}\n");
 
-    assertThat(e.problems()).singleElement().asString()
+    assertThat(e.problems())
+        .singleElement()
+        .asString()
         .startsWith("tools[0].retry.retryOn[0]: unknown result class 'backend_418'");
   }
 

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A change of the file applies at run time when valid; an invalid one is refused and the last good stays. */
+/**
+ * A change of the file applies at run time when valid; an invalid one is refused and the last good
+ * stays.
+ */
 class ConfigReloadIT {
 
   private static final String FAST_POLL = "runtime: {configPollMs: 50}\n";
@@ -48,13 +51,19 @@ class ConfigReloadIT {
   @Test
   void appliesAValidChangeWithoutARestart() throws Exception {
     String second = f.backend.mcpUrl();
-    Files.writeString(f.configFile,
+    Files.writeString(
+        f.configFile,
         SidecarFixture.config(f.backend.mcpUrl(), Map.of("second", second), FAST_POLL, 2));
 
     await().atMost(Duration.ofSeconds(10)).until(() -> activeConfig().getLong("revision") == 2);
 
-    assertThat(f.send(f.post("second", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"))
-        .statusCode()).isEqualTo(200);
+    assertThat(
+            f.send(
+                    f.post(
+                        "second",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"))
+                .statusCode())
+        .isEqualTo(200);
     assertThat(f.admin("/metrics"))
         .contains("toolgate_config_reloads_total{outcome=\"applied\"} 1.0")
         .contains("toolgate_config_revision 2.0");
@@ -63,8 +72,10 @@ class ConfigReloadIT {
   @Test
   void refusesAnInvalidChangeAndKeepsServingTheLastGoodConfiguration() throws Exception {
     String goodHash = activeConfig().getString("hash");
-    Files.writeString(f.configFile,
-        SidecarFixture.config(f.backend.mcpUrl(), Map.of(), FAST_POLL + "budget: {backendMs: 60000}\n", 2));
+    Files.writeString(
+        f.configFile,
+        SidecarFixture.config(
+            f.backend.mcpUrl(), Map.of(), FAST_POLL + "budget: {backendMs: 60000}\n", 2));
 
     await().atMost(Duration.ofSeconds(10)).until(() -> activeConfig().containsKey("lastRejected"));
 
@@ -73,10 +84,15 @@ class ConfigReloadIT {
     assertThat(config.getLong("revision")).isEqualTo(1);
     assertThat(config.getJsonObject("lastRejected").getString("message"))
         .contains("budget.backendMs (60000) must be < budget.transportMs (10000)");
-    assertThat(f.admin("/metrics")).contains("toolgate_config_reloads_total{outcome=\"rejected\"} 1.0");
+    assertThat(f.admin("/metrics"))
+        .contains("toolgate_config_reloads_total{outcome=\"rejected\"} 1.0");
     String session = f.initialize(API);
-    assertThat(f.send(f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j\"}", null))
-        .header("Mcp-Session-Id", session)).statusCode()).isEqualTo(200);
+    assertThat(
+            f.send(
+                    f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j\"}", null))
+                        .header("Mcp-Session-Id", session))
+                .statusCode())
+        .isEqualTo(200);
   }
 
   @Test
@@ -85,12 +101,15 @@ class ConfigReloadIT {
     Files.writeString(bad, "upstreams:\n  - {name: 'no spaces', url: 'ftp://x'}\n");
     Vertx vertx = Vertx.vertx();
     try {
-      assertThatThrownBy(() ->
-              Sidecar.start(vertx, new SidecarOptions(bad, new RecordingEvents(), Clock.systemUTC()))
-                  .await(10, TimeUnit.SECONDS))
+      assertThatThrownBy(
+              () ->
+                  Sidecar.start(
+                          vertx, new SidecarOptions(bad, new RecordingEvents(), Clock.systemUTC()))
+                      .await(10, TimeUnit.SECONDS))
           .hasMessageContaining("upstreams[0].name: must match")
           .hasMessageContaining("was 'no spaces'")
-          .hasMessageContaining("upstreams[0].url: must be an absolute http(s) URL with a host, was 'ftp://x'");
+          .hasMessageContaining(
+              "upstreams[0].url: must be an absolute http(s) URL with a host, was 'ftp://x'");
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

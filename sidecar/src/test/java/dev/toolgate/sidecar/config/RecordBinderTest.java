@@ -1,12 +1,11 @@
 package dev.toolgate.sidecar.config;
 
-import dev.toolgate.policy.config.WireNames;
-import dev.toolgate.policy.config.SidecarConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.sidecar.config.RecordBinder.BindingException;
 import java.lang.reflect.ParameterizedType;
@@ -78,7 +77,10 @@ class RecordBinderTest {
 
   @Test
   void bindsNestedRecordsListsAndEnumsByTheirWireNames() throws Exception {
-    Outer outer = RecordBinder.bind(yaml("""
+    Outer outer =
+        RecordBinder.bind(
+            yaml(
+                """
         name: api
         enabled: true
         size: 12
@@ -86,10 +88,19 @@ class RecordBinderTest {
         nested: {count: 2, colour: light_blue}
         items: [{colour: RED}, {count: 0}]
         grades: [l, h]
-        """), Outer.class);
+        """),
+            Outer.class);
 
-    assertThat(outer).isEqualTo(new Outer("api", true, 12, 0.5, new Inner(2, Colour.LIGHT_BLUE),
-        List.of(new Inner(3, Colour.RED), new Inner(0, null)), List.of(Grade.LOW, Grade.HIGH)));
+    assertThat(outer)
+        .isEqualTo(
+            new Outer(
+                "api",
+                true,
+                12,
+                0.5,
+                new Inner(2, Colour.LIGHT_BLUE),
+                List.of(new Inner(3, Colour.RED), new Inner(0, null)),
+                List.of(Grade.LOW, Grade.HIGH)));
   }
 
   @Test
@@ -102,7 +113,8 @@ class RecordBinderTest {
 
   @Test
   void readsQuotedNumbersAndBooleansAndNumbersAsText() throws Exception {
-    Outer outer = RecordBinder.bind(yaml("name: 42\nenabled: \"TRUE\"\nsize: \"7\"\n"), Outer.class);
+    Outer outer =
+        RecordBinder.bind(yaml("name: 42\nenabled: \"TRUE\"\nsize: \"7\"\n"), Outer.class);
 
     assertThat(outer.name()).isEqualTo("42");
     assertThat(outer.enabled()).isTrue();
@@ -115,7 +127,8 @@ class RecordBinderTest {
         .isEqualTo("nested: unknown field 'colur'; known fields: [colour, count]");
     assertThat(refusal("inner: {}\n"))
         .as("a renamed component is known by its file name only")
-        .isEqualTo("unknown field 'inner'; known fields: [enabled, grades, items, name, nested, ratio, size]");
+        .isEqualTo(
+            "unknown field 'inner'; known fields: [enabled, grades, items, name, nested, ratio, size]");
   }
 
   @Test
@@ -135,7 +148,8 @@ class RecordBinderTest {
 
   @Test
   void refusesNullForAPrimitive() {
-    assertThat(refusal("enabled: ~\n")).isEqualTo("enabled: expected a boolean, found null (line 1, column 10)");
+    assertThat(refusal("enabled: ~\n"))
+        .isEqualTo("enabled: expected a boolean, found null (line 1, column 10)");
   }
 
   @Test
@@ -153,22 +167,35 @@ class RecordBinderTest {
 
   @Test
   void reportsARecordConstructorsRefusalAtTheRecordsPath() {
-    assertThat(refusal("items: [{count: 1}, {count: -2}]\n")).isEqualTo("items[1]: count must be >= 0, was -2");
+    assertThat(refusal("items: [{count: 1}, {count: -2}]\n"))
+        .isEqualTo("items[1]: count must be >= 0, was -2");
   }
 
   @Test
   void namesWhatItFoundWhereAnotherShapeWasExpected() {
-    assertThat(refusal("name: {first: a}\n")).isEqualTo("name: expected text, found a mapping (line 1, column 7)");
-    assertThat(refusal("items: {count: 1}\n")).isEqualTo("items: expected a list, found a mapping (line 1, column 8)");
+    assertThat(refusal("name: {first: a}\n"))
+        .isEqualTo("name: expected text, found a mapping (line 1, column 7)");
+    assertThat(refusal("items: {count: 1}\n"))
+        .isEqualTo("items: expected a list, found a mapping (line 1, column 8)");
     assertThat(refusal("nested: [1]\n"))
         .isEqualTo("nested: expected a mapping of fields, found a list (line 1, column 9)");
-    assertThat(refusal("grades: [[l]]\n")).startsWith("grades[0]: expected one of LOW, HIGH, found a list");
+    assertThat(refusal("grades: [[l]]\n"))
+        .startsWith("grades[0]: expected one of LOW, HIGH, found a list");
   }
 
   @Test
   void readsEveryComponentTypeOfTheConfigurationFile() {
-    Set<Type> supported = Set.of(String.class, Integer.class, int.class, Long.class, long.class, Double.class,
-        double.class, Boolean.class, boolean.class);
+    Set<Type> supported =
+        Set.of(
+            String.class,
+            Integer.class,
+            int.class,
+            Long.class,
+            long.class,
+            Double.class,
+            double.class,
+            Boolean.class,
+            boolean.class);
     Deque<Class<?>> records = new ArrayDeque<>(List.of(SidecarConfig.class, Policy.class));
     Set<Class<?>> seen = new HashSet<>();
     while (!records.isEmpty()) {
@@ -187,18 +214,23 @@ class RecordBinderTest {
           records.push(raw);
         } else {
           assertThat(raw.isEnum() || supported.contains(raw))
-              .as("%s.%s is of a type the binder reads", record.getSimpleName(), component.getName())
+              .as(
+                  "%s.%s is of a type the binder reads",
+                  record.getSimpleName(), component.getName())
               .isTrue();
         }
       }
     }
-    assertThat(seen).as("the walk reached the policy's rules").anyMatch(c -> c.getSimpleName().equals("ToolRule"));
+    assertThat(seen)
+        .as("the walk reached the policy's rules")
+        .anyMatch(c -> c.getSimpleName().equals("ToolRule"));
   }
 
   @Test
   void refusesABindingOfAScalarDocument() {
     assertThatThrownBy(() -> RecordBinder.bind(yaml("just text"), Outer.class))
         .isInstanceOf(BindingException.class)
-        .hasMessage("(top level): expected a mapping of fields, found 'just text' (line 1, column 1)");
+        .hasMessage(
+            "(top level): expected a mapping of fields, found 'just text' (line 1, column 1)");
   }
 }

@@ -30,7 +30,8 @@ class EventLinesTest {
     assertThat(lines).as("four lines, the last one ended").hasSize(5).endsWith("");
     assertThat(lines.subList(0, 4)).allSatisfy(l -> assertThat(l).startsWith("{").endsWith("}"));
     assertThat(lines.get(1)).isEqualTo(record);
-    assertThat(lines.subList(0, 4)).extracting(l -> new JsonObject(l).getString("correlationId"))
+    assertThat(lines.subList(0, 4))
+        .extracting(l -> new JsonObject(l).getString("correlationId"))
         .containsExactly("c1", null, "c2", "c3");
     assertThat(new JsonObject(lines.get(3)).getDouble("durationMs")).isEqualTo(1.5);
   }
@@ -38,28 +39,56 @@ class EventLinesTest {
   @Test
   void writesEveryFieldOfAnEventByNameInItsOrder() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    AttemptEvent every = new AttemptEvent(Instant.parse("2026-11-30T08:00:00.042Z"), "c1", "conv-1", "intent-1",
-        "s1", "create_job", "jobs", 2, "c1-a2", "timeout", 504, 2.0005, "attempt", "op-9", 7, "abc", "shadow",
-        "forwarded", "timeout", "idem-1", "budget \"spent\"", "deny", "half_open");
+    AttemptEvent every =
+        new AttemptEvent(
+            Instant.parse("2026-11-30T08:00:00.042Z"),
+            "c1",
+            "conv-1",
+            "intent-1",
+            "s1",
+            "create_job",
+            "jobs",
+            2,
+            "c1-a2",
+            "timeout",
+            504,
+            2.0005,
+            "attempt",
+            "op-9",
+            7,
+            "abc",
+            "shadow",
+            "forwarded",
+            "timeout",
+            "idem-1",
+            "budget \"spent\"",
+            "deny",
+            "half_open");
 
     EventLines.write(List.of(every), out);
 
-    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(
-        "{\"ts\":\"2026-11-30T08:00:00.042Z\",\"event\":\"tool_attempt\","
-        + "\"correlationId\":\"c1\",\"conversationId\":\"conv-1\",\"intentId\":\"intent-1\","
-        + "\"sessionKey\":\"s1\",\"tool\":\"create_job\",\"upstream\":\"jobs\","
-        + "\"attempt\":2,\"upstreamRequestId\":\"c1-a2\",\"result\":\"timeout\","
-        + "\"httpStatus\":504,\"durationMs\":2.001,\"timeoutLayer\":\"attempt\","
-        + "\"backendOperationId\":\"op-9\",\"policyRevision\":7,\"configHash\":\"abc\","
-        + "\"mode\":\"shadow\",\"decision\":\"forwarded\",\"retryReason\":\"timeout\","
-        + "\"idempotencyKey\":\"idem-1\",\"reason\":\"budget \\\"spent\\\"\","
-        + "\"wouldHave\":\"deny\",\"circuitState\":\"half_open\"}" + "\n");
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "{\"ts\":\"2026-11-30T08:00:00.042Z\",\"event\":\"tool_attempt\","
+                + "\"correlationId\":\"c1\",\"conversationId\":\"conv-1\",\"intentId\":\"intent-1\","
+                + "\"sessionKey\":\"s1\",\"tool\":\"create_job\",\"upstream\":\"jobs\","
+                + "\"attempt\":2,\"upstreamRequestId\":\"c1-a2\",\"result\":\"timeout\","
+                + "\"httpStatus\":504,\"durationMs\":2.001,\"timeoutLayer\":\"attempt\","
+                + "\"backendOperationId\":\"op-9\",\"policyRevision\":7,\"configHash\":\"abc\","
+                + "\"mode\":\"shadow\",\"decision\":\"forwarded\",\"retryReason\":\"timeout\","
+                + "\"idempotencyKey\":\"idem-1\",\"reason\":\"budget \\\"spent\\\"\","
+                + "\"wouldHave\":\"deny\",\"circuitState\":\"half_open\"}"
+                + "\n");
   }
 
   @Test
   void keepsARecordsTextAsUtf8() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    String record = new JsonObject().put("event", "kill_switch").put("reason", "arrêt d'urgence — équipe SRE").encode();
+    String record =
+        new JsonObject()
+            .put("event", "kill_switch")
+            .put("reason", "arrêt d'urgence — équipe SRE")
+            .encode();
 
     EventLines.write(List.of(record, forwarded("c1")), out);
 
@@ -78,7 +107,9 @@ class EventLinesTest {
 
   @Test
   void refusesAnItemThatIsNeitherAnEventNorARecordNamingItsType() {
-    assertThatThrownBy(() -> EventLines.write(List.of(forwarded("c1"), 42), new ByteArrayOutputStream()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.lang.Integer");
+    assertThatThrownBy(
+            () -> EventLines.write(List.of(forwarded("c1"), 42), new ByteArrayOutputStream()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("java.lang.Integer");
   }
 }

@@ -31,8 +31,10 @@ class IsoInstantTest {
 
   @Example
   void leavesTheFractionOutWhenItIsZeroAndWritesItInGroupsOfThree() {
-    assertThat(IsoInstant.format(Instant.parse("2026-11-30T18:02:00Z"))).isEqualTo("2026-11-30T18:02:00Z");
-    assertThat(IsoInstant.format(Instant.parse("2026-11-30T18:02:00.120Z"))).isEqualTo("2026-11-30T18:02:00.120Z");
+    assertThat(IsoInstant.format(Instant.parse("2026-11-30T18:02:00Z")))
+        .isEqualTo("2026-11-30T18:02:00Z");
+    assertThat(IsoInstant.format(Instant.parse("2026-11-30T18:02:00.120Z")))
+        .isEqualTo("2026-11-30T18:02:00.120Z");
     assertThat(IsoInstant.format(Instant.parse("2026-11-30T18:02:00.000001Z")))
         .isEqualTo("2026-11-30T18:02:00.000001Z");
     assertThat(IsoInstant.format(Instant.parse("2026-11-30T18:02:00.000000001Z")))
@@ -45,18 +47,22 @@ class IsoInstantTest {
     assertThat(IsoInstant.format(Instant.MIN)).isEqualTo(Instant.MIN.toString());
     Instant lastOfYear9999 = Instant.parse("9999-12-31T23:59:59.999Z");
     assertThat(IsoInstant.format(lastOfYear9999)).isEqualTo("9999-12-31T23:59:59.999Z");
-    assertThat(IsoInstant.format(lastOfYear9999.plusSeconds(1))).isEqualTo("+10000-01-01T00:00:00.999Z");
+    assertThat(IsoInstant.format(lastOfYear9999.plusSeconds(1)))
+        .isEqualTo("+10000-01-01T00:00:00.999Z");
   }
 
   @Provide
   Arbitrary<Instant> instants() {
-    Arbitrary<Long> fourDigitYears = Arbitraries.longs().between(
-        Instant.parse("0000-01-01T00:00:00Z").getEpochSecond(),
-        Instant.parse("9999-12-31T23:59:59Z").getEpochSecond());
-    Arbitrary<Long> anyYear = Arbitraries.longs()
-        .between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond());
-    Arbitrary<Long> seconds = Arbitraries.frequencyOf(Tuple.of(4, fourDigitYears), Tuple.of(1, anyYear))
-        .injectDuplicates(0.3);
+    Arbitrary<Long> fourDigitYears =
+        Arbitraries.longs()
+            .between(
+                Instant.parse("0000-01-01T00:00:00Z").getEpochSecond(),
+                Instant.parse("9999-12-31T23:59:59Z").getEpochSecond());
+    Arbitrary<Long> anyYear =
+        Arbitraries.longs().between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond());
+    Arbitrary<Long> seconds =
+        Arbitraries.frequencyOf(Tuple.of(4, fourDigitYears), Tuple.of(1, anyYear))
+            .injectDuplicates(0.3);
     return Combinators.combine(seconds, nanos()).as(Instant::ofEpochSecond);
   }
 

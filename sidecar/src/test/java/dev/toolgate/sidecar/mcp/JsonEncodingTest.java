@@ -23,23 +23,35 @@ class JsonEncodingTest {
         .put("jsonrpc", "2.0")
         .put("id", 42L)
         .put("method", "tools/call")
-        .put("params", new JsonObject()
-            .put("name", "get_deployment_job")
-            .put("arguments", new JsonObject()
-                .put("text", "quotes \" backslash \\ newline \n tab \t control \u0001 é 日本 😀")
-                .put("int", Integer.MIN_VALUE)
-                .put("long", Long.MAX_VALUE)
-                .put("double", 0.1 + 0.2)
-                .put("float", 1.5f)
-                .put("decimal", new BigDecimal("12345678901234567890.123456789"))
-                .put("yes", true)
-                .put("nothing", (Object) null)
-                .put("when", Instant.parse("2026-11-30T18:02:00.123456Z"))
-                .put("raw", new byte[] {0, 1, 2, (byte) 0xff})
-                .put("list", new JsonArray().add(1).add("two").add(new JsonObject()).add(new JsonArray()))
-                .put("javaList", List.of("x", 2))
-                .put("javaMap", shared))
-            .put("_meta", new JsonObject().put("dev.toolgate/deadline-ms", 30_000L)));
+        .put(
+            "params",
+            new JsonObject()
+                .put("name", "get_deployment_job")
+                .put(
+                    "arguments",
+                    new JsonObject()
+                        .put(
+                            "text",
+                            "quotes \" backslash \\ newline \n tab \t control \u0001 é 日本 😀")
+                        .put("int", Integer.MIN_VALUE)
+                        .put("long", Long.MAX_VALUE)
+                        .put("double", 0.1 + 0.2)
+                        .put("float", 1.5f)
+                        .put("decimal", new BigDecimal("12345678901234567890.123456789"))
+                        .put("yes", true)
+                        .put("nothing", (Object) null)
+                        .put("when", Instant.parse("2026-11-30T18:02:00.123456Z"))
+                        .put("raw", new byte[] {0, 1, 2, (byte) 0xff})
+                        .put(
+                            "list",
+                            new JsonArray()
+                                .add(1)
+                                .add("two")
+                                .add(new JsonObject())
+                                .add(new JsonArray()))
+                        .put("javaList", List.of("x", 2))
+                        .put("javaMap", shared))
+                .put("_meta", new JsonObject().put("dev.toolgate/deadline-ms", 30_000L)));
   }
 
   @Test

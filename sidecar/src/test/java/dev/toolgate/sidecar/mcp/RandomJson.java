@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-/** Random JSON messages for property tests: the keys a JSON-RPC message has, and text that trips a byte scanner. */
+/**
+ * Random JSON messages for property tests: the keys a JSON-RPC message has, and text that trips a
+ * byte scanner.
+ */
 final class RandomJson {
 
   private RandomJson() {}
@@ -16,11 +19,12 @@ final class RandomJson {
     Map<String, Object> map = new LinkedHashMap<>();
     int size = random.nextInt(depth > 2 ? 2 : 5);
     for (int i = 0; i < size; i++) {
-      String key = switch (random.nextInt(8)) {
-        case 0, 1 -> List.of("id", "params", "_meta", "name", "result").get(random.nextInt(5));
-        case 2 -> string(random);
-        default -> "k" + random.nextInt(20);
-      };
+      String key =
+          switch (random.nextInt(8)) {
+            case 0, 1 -> List.of("id", "params", "_meta", "name", "result").get(random.nextInt(5));
+            case 2 -> string(random);
+            default -> "k" + random.nextInt(20);
+          };
       map.put(key, value(random, depth + 1));
     }
     return map;
@@ -47,7 +51,9 @@ final class RandomJson {
 
   /** Text with what trips a byte scanner: quotes, backslashes, keys in text, non-ASCII. */
   static String string(Random random) {
-    String[] pieces = {"a", "id", "\"", "\\", "\"id\":", "}", ",", " ", "é", "日本", "😀", "\n", "\u0001", "tg-x-a1"};
+    String[] pieces = {
+      "a", "id", "\"", "\\", "\"id\":", "}", ",", " ", "é", "日本", "😀", "\n", "\u0001", "tg-x-a1"
+    };
     StringBuilder s = new StringBuilder();
     for (int i = random.nextInt(6); i > 0; i--) {
       s.append(pieces[random.nextInt(pieces.length)]);
@@ -63,7 +69,11 @@ final class RandomJson {
       StringBuilder s = new StringBuilder("{" + space);
       int i = 0;
       for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
-        s.append(i++ == 0 ? "" : "," + space).append(Json.encode(e.getKey())).append(space).append(':').append(space)
+        s.append(i++ == 0 ? "" : "," + space)
+            .append(Json.encode(e.getKey()))
+            .append(space)
+            .append(':')
+            .append(space)
             .append(write(e.getValue(), random));
       }
       return s.append(space).append('}').toString();

@@ -16,12 +16,15 @@ class SseParserTest {
   void readsIdsEventTypesAndMultiLineData() {
     parser.feed(Buffer.buffer("id: 7\nevent: message\ndata: {\"a\":\ndata: 1}\n\n"));
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.id()).isEqualTo("7");
-      assertThat(e.type()).isEqualTo("message");
-      assertThat(e.dataText()).isEqualTo("{\"a\":\n1}");
-      assertThat(e.isMessage()).isTrue();
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.id()).isEqualTo("7");
+              assertThat(e.type()).isEqualTo("message");
+              assertThat(e.dataText()).isEqualTo("{\"a\":\n1}");
+              assertThat(e.isMessage()).isTrue();
+            });
   }
 
   @Test
@@ -59,13 +62,19 @@ class SseParserTest {
 
   @Test
   void readsFieldsWithoutTheOptionalSpaceAndSkipsCommentLinesAndUnknownFields() {
-    parser.feed(Buffer.buffer("id:3\n: note\nevent:message\nretry: 100\nflavour: x\ndata:{}\ndata\n\n"));
+    parser.feed(
+        Buffer.buffer("id:3\n: note\nevent:message\nretry: 100\nflavour: x\ndata:{}\ndata\n\n"));
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.id()).isEqualTo("3");
-      assertThat(e.type()).isEqualTo("message");
-      assertThat(e.dataText()).as("a field without a colon has an empty value").isEqualTo("{}\n");
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.id()).isEqualTo("3");
+              assertThat(e.type()).isEqualTo("message");
+              assertThat(e.dataText())
+                  .as("a field without a colon has an empty value")
+                  .isEqualTo("{}\n");
+            });
   }
 
   @Test
@@ -83,10 +92,13 @@ class SseParserTest {
   void decodesUtf8InValuesAndKeepsTheirOtherBytes() {
     parser.feed(Buffer.buffer("id: é:1\ndata: {\"a\":\"日本 : x\"}\r\n\r\n"));
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.id()).isEqualTo("é:1");
-      assertThat(e.dataText()).isEqualTo("{\"a\":\"日本 : x\"}");
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.id()).isEqualTo("é:1");
+              assertThat(e.dataText()).isEqualTo("{\"a\":\"日本 : x\"}");
+            });
   }
 
   @Test
@@ -101,9 +113,12 @@ class SseParserTest {
   void formatsANewEventThatParsesBackToTheSameFields() {
     parser.feed(SseEvent.format("9", "message", "line1\nline2"));
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.id()).isEqualTo("9");
-      assertThat(e.dataText()).isEqualTo("line1\nline2");
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.id()).isEqualTo("9");
+              assertThat(e.dataText()).isEqualTo("line1\nline2");
+            });
   }
 }

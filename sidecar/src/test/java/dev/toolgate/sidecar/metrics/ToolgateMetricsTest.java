@@ -29,11 +29,22 @@ class ToolgateMetricsTest {
     metrics.call("api", "get", "timeout");
 
     String scrape = metrics.scrape();
-    assertThat(line(scrape, "toolgate_calls_total{result=\"success\",tool=\"get\",upstream=\"api\"}")).endsWith(" 3.0");
-    assertThat(line(scrape, "toolgate_calls_total{result=\"timeout\",tool=\"get\",upstream=\"api\"}")).endsWith(" 1.0");
-    assertThat(line(scrape, "toolgate_attempt_duration_seconds_count{result=\"success\",tool=\"get\",upstream=\"api\"}"))
+    assertThat(
+            line(scrape, "toolgate_calls_total{result=\"success\",tool=\"get\",upstream=\"api\"}"))
+        .endsWith(" 3.0");
+    assertThat(
+            line(scrape, "toolgate_calls_total{result=\"timeout\",tool=\"get\",upstream=\"api\"}"))
+        .endsWith(" 1.0");
+    assertThat(
+            line(
+                scrape,
+                "toolgate_attempt_duration_seconds_count{result=\"success\",tool=\"get\",upstream=\"api\"}"))
         .endsWith(" 3");
-    assertThat(line(scrape, "toolgate_attempts_total{result=\"success\",tool=\"get\",upstream=\"api\"}")).endsWith(" 3.0");
+    assertThat(
+            line(
+                scrape,
+                "toolgate_attempts_total{result=\"success\",tool=\"get\",upstream=\"api\"}"))
+        .endsWith(" 3.0");
   }
 
   @Test
@@ -48,21 +59,27 @@ class ToolgateMetricsTest {
   void countsTheBytesAThreadAllocatedAfterItHasExited() throws InterruptedException {
     ToolgateMetrics metrics = ToolgateMetrics.create();
     double before = value(line(metrics.scrape(), "jvm_memory_allocated_bytes_total"));
-    Thread allocator = new Thread(() -> {
-      byte[][] blocks = new byte[64][];
-      for (int i = 0; i < blocks.length; i++) {
-        blocks[i] = new byte[64 * 1024];
-      }
-      kept = blocks;
-    });
+    Thread allocator =
+        new Thread(
+            () -> {
+              byte[][] blocks = new byte[64][];
+              for (int i = 0; i < blocks.length; i++) {
+                blocks[i] = new byte[64 * 1024];
+              }
+              kept = blocks;
+            });
     allocator.start();
     allocator.join();
 
     // join() returns once the thread has terminated; the JVM adds its bytes to the exited threads'
     // total as it tears the thread down, which can come a moment later (seen once in CI).
-    await("the exited thread's bytes in the total").atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(value(line(metrics.scrape(), "jvm_memory_allocated_bytes_total")) - before)
-            .isGreaterThanOrEqualTo(64 * 64 * 1024));
+    await("the exited thread's bytes in the total")
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        value(line(metrics.scrape(), "jvm_memory_allocated_bytes_total")) - before)
+                    .isGreaterThanOrEqualTo(64 * 64 * 1024));
   }
 
   @Test
@@ -84,10 +101,13 @@ class ToolgateMetricsTest {
 
     // Collect until a weakly held probe is gone: weak references were processed at least once.
     java.lang.ref.WeakReference<Object> probe = new java.lang.ref.WeakReference<>(new Object());
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> {
-      System.gc();
-      return probe.get() == null;
-    });
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(
+            () -> {
+              System.gc();
+              return probe.get() == null;
+            });
 
     assertThat(line(metrics.scrape(), "toolgate_events_dropped_total")).endsWith(" 42.0");
   }

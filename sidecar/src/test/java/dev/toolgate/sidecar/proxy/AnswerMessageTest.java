@@ -22,34 +22,47 @@ class AnswerMessageTest {
 
   @Test
   void classifiesAScannedAnswerAsItsParsedFormIs() {
-    for (String message : List.of(
-        "{\"id\":\"" + ID + "\",\"result\":{\"isError\":false}}",
-        "{\"id\":\"" + ID + "\",\"result\":{\"isError\":true}}",
-        "{\"id\":\"" + ID + "\",\"error\":{\"code\":-32602,\"message\":\"bad arguments\"}}",
-        "{\"id\":\"" + ID + "\",\"error\":{\"code\":-32603,\"message\":\"internal\"}}")) {
+    for (String message :
+        List.of(
+            "{\"id\":\"" + ID + "\",\"result\":{\"isError\":false}}",
+            "{\"id\":\"" + ID + "\",\"result\":{\"isError\":true}}",
+            "{\"id\":\"" + ID + "\",\"error\":{\"code\":-32602,\"message\":\"bad arguments\"}}",
+            "{\"id\":\"" + ID + "\",\"error\":{\"code\":-32603,\"message\":\"internal\"}}")) {
       AnswerMessage scanned = AnswerMessage.scan(Buffer.buffer(message));
 
-      assertThat(scanned.resultClass()).as(message).isEqualTo(Attempt.classify(new JsonObject(message)));
+      assertThat(scanned.resultClass())
+          .as(message)
+          .isEqualTo(Attempt.classify(new JsonObject(message)));
     }
   }
 
   @Test
   void classifiesAMalformedResponseAsAProtocolError() {
-    for (String malformed : List.of("\"error\":\"boom\"", "\"error\":{\"code\":\"x\"}", "\"result\":\"done\"",
-        "\"result\":[]", "\"result\":{\"isError\":\"true\"}", "\"result\":{\"isError\":1}")) {
+    for (String malformed :
+        List.of(
+            "\"error\":\"boom\"",
+            "\"error\":{\"code\":\"x\"}",
+            "\"result\":\"done\"",
+            "\"result\":[]",
+            "\"result\":{\"isError\":\"true\"}",
+            "\"result\":{\"isError\":1}")) {
       JsonObject message = new JsonObject("{\"id\":\"" + ID + "\"," + malformed + "}");
 
       assertThat(Attempt.classify(message)).as(malformed).isEqualTo(ResultClass.PROTOCOL_ERROR);
     }
-    assertThat(Attempt.classify(new JsonObject("{\"id\":1,\"result\":{\"isError\":null}}"))).isEqualTo(ResultClass.SUCCESS);
-    assertThat(Attempt.classify(new JsonObject("{\"id\":1,\"result\":null}"))).isEqualTo(ResultClass.SUCCESS);
+    assertThat(Attempt.classify(new JsonObject("{\"id\":1,\"result\":{\"isError\":null}}")))
+        .isEqualTo(ResultClass.SUCCESS);
+    assertThat(Attempt.classify(new JsonObject("{\"id\":1,\"result\":null}")))
+        .isEqualTo(ResultClass.SUCCESS);
     assertThat(Attempt.classify(new JsonObject("{\"id\":1,\"error\":{\"code\":-32602.0}}")))
         .isEqualTo(ResultClass.INVALID_ARGUMENTS);
   }
 
   @Test
   void findsNoOperationIdWhereNoKeyCouldHoldOneAndParsesOnce() {
-    Buffer bytes = Buffer.buffer("{\"id\":\"" + ID + "\",\"result\":{\"structuredContent\":{\"job_id\":\"j\"}}}");
+    Buffer bytes =
+        Buffer.buffer(
+            "{\"id\":\"" + ID + "\",\"result\":{\"structuredContent\":{\"job_id\":\"j\"}}}");
     AnswerMessage answer = AnswerMessage.scan(bytes);
 
     assertThat(answer.operationId()).isNull();
@@ -60,7 +73,8 @@ class AnswerMessageTest {
 
   @Test
   void findsTheOperationIdOfAScannedAnswer() {
-    String message = "{\"id\":\"" + ID + "\",\"result\":{\"structuredContent\":{\"operation_id\":\"op-9\"}}}";
+    String message =
+        "{\"id\":\"" + ID + "\",\"result\":{\"structuredContent\":{\"operation_id\":\"op-9\"}}}";
 
     assertThat(AnswerMessage.scan(Buffer.buffer(message)).operationId()).isEqualTo("op-9");
   }
@@ -89,9 +103,13 @@ class AnswerMessageTest {
     }
     assertThat(JsonRpc.isResponse(parsed)).as(text).isTrue();
     assertThat(answer.resultClass()).as(text).isEqualTo(Attempt.classify(parsed));
-    assertThat(answer.hasResult()).as(text).isEqualTo(parsed.getValue("result") instanceof JsonObject);
+    assertThat(answer.hasResult())
+        .as(text)
+        .isEqualTo(parsed.getValue("result") instanceof JsonObject);
     for (String id : List.of(ID, "tg-1a2b3c-7-a2", "1")) {
-      assertThat(answer.idIs(id)).as(text + " is " + id).isEqualTo(id.equals(parsed.getValue("id")));
+      assertThat(answer.idIs(id))
+          .as(text + " is " + id)
+          .isEqualTo(id.equals(parsed.getValue("id")));
     }
     assertThat(answer.operationId()).as(text).isEqualTo(OperationId.of(parsed));
   }
@@ -99,7 +117,9 @@ class AnswerMessageTest {
   private static String answer(Random random) {
     List<String> members = new ArrayList<>();
     members.add("\"jsonrpc\":\"2.0\"");
-    members.add("\"id\":" + pick(random, "\"" + ID + "\"", "\"tg-1a2b3c-7-a2\"", "1", "\"tg\\u002d1\"", "null"));
+    members.add(
+        "\"id\":"
+            + pick(random, "\"" + ID + "\"", "\"tg-1a2b3c-7-a2\"", "1", "\"tg\\u002d1\"", "null"));
     switch (random.nextInt(6)) {
       case 0, 1, 2 -> members.add("\"result\":" + result(random));
       case 3 -> members.add("\"error\":" + error(random));
@@ -107,7 +127,7 @@ class AnswerMessageTest {
         members.add("\"result\":" + result(random));
         members.add("\"error\":" + error(random));
       }
-      default -> { }
+      default -> {}
     }
     if (random.nextInt(8) == 0) {
       members.add("\"method\":" + pick(random, "\"ping\"", "null"));
@@ -125,11 +145,19 @@ class AnswerMessageTest {
     }
     List<String> members = new ArrayList<>();
     if (random.nextBoolean()) {
-      members.add("\"isError\":" + pick(random, "true", "false", "true", "false", "null", "\"true\"", "1"));
+      members.add(
+          "\"isError\":" + pick(random, "true", "false", "true", "false", "null", "\"true\"", "1"));
     }
     if (random.nextBoolean()) {
-      members.add("\"structuredContent\":{" + pick(random, "\"operation_id\":\"op-1\"", "\"operationId\":\"op-2\"",
-          "\"job_id\":" + string(random), "\"operation_id\":7") + "}");
+      members.add(
+          "\"structuredContent\":{"
+              + pick(
+                  random,
+                  "\"operation_id\":\"op-1\"",
+                  "\"operationId\":\"op-2\"",
+                  "\"job_id\":" + string(random),
+                  "\"operation_id\":7")
+              + "}");
     }
     if (random.nextInt(4) == 0) {
       members.add("\"task\":{\"taskId\":" + pick(random, "\"t-1\"", "null") + "}");
@@ -145,8 +173,21 @@ class AnswerMessageTest {
     }
     List<String> members = new ArrayList<>();
     if (random.nextInt(5) > 0) {
-      members.add("\"code\":" + pick(random, "-32602", "-32603", "0", "7", "1.5", "1e3", "\"x\"", "null",
-          "2147483648", "-2147483648", "-0"));
+      members.add(
+          "\"code\":"
+              + pick(
+                  random,
+                  "-32602",
+                  "-32603",
+                  "0",
+                  "7",
+                  "1.5",
+                  "1e3",
+                  "\"x\"",
+                  "null",
+                  "2147483648",
+                  "-2147483648",
+                  "-0"));
     }
     members.add("\"message\":" + string(random));
     Collections.shuffle(members, random);
@@ -163,10 +204,25 @@ class AnswerMessageTest {
     };
   }
 
-  /** String literals, some of which a parse refuses: bad escapes, control characters; some not ASCII. */
+  /**
+   * String literals, some of which a parse refuses: bad escapes, control characters; some not
+   * ASCII.
+   */
   private static String string(Random random) {
-    String[] pieces = {"a", "\\\"", "\\\\", "\\n", "\\u00e9", "é", "\\q", "\\u12G4", "\u0001", "\\\"operation_id\\\"",
-        "\"operationId\"", "x"};
+    String[] pieces = {
+      "a",
+      "\\\"",
+      "\\\\",
+      "\\n",
+      "\\u00e9",
+      "é",
+      "\\q",
+      "\\u12G4",
+      "\u0001",
+      "\\\"operation_id\\\"",
+      "\"operationId\"",
+      "x"
+    };
     StringBuilder s = new StringBuilder("\"");
     for (int i = random.nextInt(5); i > 0; i--) {
       s.append(pieces[random.nextInt(pieces.length)]);

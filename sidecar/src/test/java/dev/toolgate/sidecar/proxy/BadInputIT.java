@@ -27,8 +27,9 @@ class BadInputIT {
 
   @BeforeEach
   void start() throws Exception {
-    f = SidecarFixture.start(dir, Map.of("dead", SidecarFixture.deadUrl()),
-        "runtime: {maxBodyBytes: 4096}\n");
+    f =
+        SidecarFixture.start(
+            dir, Map.of("dead", SidecarFixture.deadUrl()), "runtime: {maxBodyBytes: 4096}\n");
     session = f.initialize(API);
   }
 
@@ -39,8 +40,9 @@ class BadInputIT {
 
   private void nextCallStillWorks() throws Exception {
     HttpResponse<String> ok =
-        f.send(f.post(API, toolCall(100, "get_deployment_job", "{\"job_id\":\"j1\"}", null))
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, toolCall(100, "get_deployment_job", "{\"job_id\":\"j1\"}", null))
+                .header("Mcp-Session-Id", session));
     assertThat(ok.statusCode()).isEqualTo(200);
     assertThat(new JsonObject(ok.body()).getJsonObject("result").getBoolean("isError")).isFalse();
   }
@@ -57,11 +59,13 @@ class BadInputIT {
 
   @Test
   void answersMalformedJsonWithParseError() throws Exception {
-    HttpResponse<String> bad = f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":1,").header("Mcp-Session-Id", session));
+    HttpResponse<String> bad =
+        f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":1,").header("Mcp-Session-Id", session));
 
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(error(bad).getInteger("code")).isEqualTo(-32700);
-    assertThat(f.admin("/metrics")).contains("toolgate_requests_rejected_total{reason=\"malformed_json\"} 1.0");
+    assertThat(f.admin("/metrics"))
+        .contains("toolgate_requests_rejected_total{reason=\"malformed_json\"} 1.0");
     nextCallStillWorks();
   }
 
@@ -89,7 +93,8 @@ class BadInputIT {
 
   @Test
   void answersAToolCallToAnUnreachableUpstreamWithAToolErrorTheAgentCanActOn() throws Exception {
-    HttpResponse<String> call = f.send(f.post("dead", toolCall(3, "get_deployment_job", "{\"job_id\":\"j\"}", null)));
+    HttpResponse<String> call =
+        f.send(f.post("dead", toolCall(3, "get_deployment_job", "{\"job_id\":\"j\"}", null)));
 
     assertThat(call.statusCode()).isEqualTo(200);
     JsonObject details = toolgate(call);
@@ -104,7 +109,10 @@ class BadInputIT {
 
   @Test
   void answersOtherRequestsToAnUnreachableUpstreamWith502() throws Exception {
-    HttpResponse<String> init = f.send(f.post("dead", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"));
+    HttpResponse<String> init =
+        f.send(
+            f.post(
+                "dead", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"));
 
     assertThat(init.statusCode()).isEqualTo(502);
     assertThat(error(init).getString("message")).startsWith("upstream 'dead' is unreachable");
@@ -116,14 +124,23 @@ class BadInputIT {
     f.backend.faults().inject("search_logs", Fault.closeMidStream(1));
 
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall("s-1", "search_logs", "{\"query\":\"q\"}", "{\"progressToken\":1}"))
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(
+                    API,
+                    toolCall("s-1", "search_logs", "{\"query\":\"q\"}", "{\"progressToken\":1}"))
+                .header("Mcp-Session-Id", session));
 
-    String last = call.body().lines().filter(l -> l.startsWith("data: {")).reduce((a, b) -> b).orElseThrow();
+    String last =
+        call.body().lines().filter(l -> l.startsWith("data: {")).reduce((a, b) -> b).orElseThrow();
     JsonObject answer = new JsonObject(last.substring(6));
     assertThat(answer.getValue("id")).isEqualTo("s-1");
-    assertThat(answer.getJsonObject("result").getJsonObject("structuredContent")
-        .getJsonObject("toolgate").getString("code")).isEqualTo("upstream_closed");
+    assertThat(
+            answer
+                .getJsonObject("result")
+                .getJsonObject("structuredContent")
+                .getJsonObject("toolgate")
+                .getString("code"))
+        .isEqualTo("upstream_closed");
     assertThat(call.body()).contains("notifications/progress");
     assertThat(f.events.first("search_logs").result()).isEqualTo("upstream_closed");
     nextCallStillWorks();
@@ -134,8 +151,9 @@ class BadInputIT {
     f.backend.faults().inject("search_logs", Fault.status(503, 1).withRetryAfterSeconds(2));
 
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall(4, "search_logs", "{\"query\":\"q\"}", null))
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, toolCall(4, "search_logs", "{\"query\":\"q\"}", null))
+                .header("Mcp-Session-Id", session));
 
     JsonObject details = toolgate(call);
     assertThat(details.getString("code")).isEqualTo("backend_503");
@@ -150,7 +168,9 @@ class BadInputIT {
   @Test
   void passesTheServersInvalidArgumentsErrorAndClassifiesIt() throws Exception {
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall(5, "get_deployment_job", "{}", null)).header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, toolCall(5, "get_deployment_job", "{}", null))
+                .header("Mcp-Session-Id", session));
 
     assertThat(error(call).getInteger("code")).isEqualTo(-32602);
     assertThat(new JsonObject(call.body()).getValue("id")).isEqualTo(5);
@@ -161,8 +181,9 @@ class BadInputIT {
   @Test
   void refusesAToolCallWithoutAName() throws Exception {
     HttpResponse<String> call =
-        f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{}}")
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{}}")
+                .header("Mcp-Session-Id", session));
 
     assertThat(error(call).getInteger("code")).isEqualTo(-32602);
     assertThat(error(call).getString("message")).contains("params.name");
@@ -172,8 +193,9 @@ class BadInputIT {
   @Test
   void refusesAToolCallInsideABatch() throws Exception {
     HttpResponse<String> call =
-        f.send(f.post(API, "[" + toolCall(7, "get_deployment_job", "{\"job_id\":\"j\"}", null) + "]")
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, "[" + toolCall(7, "get_deployment_job", "{\"job_id\":\"j\"}", null) + "]")
+                .header("Mcp-Session-Id", session));
 
     assertThat(call.statusCode()).isEqualTo(400);
     assertThat(error(call).getString("message")).contains("batch");
@@ -184,7 +206,8 @@ class BadInputIT {
   @Test
   void answersPathsOutsideMcpWithTheWayIn() throws Exception {
     HttpResponse<String> bad =
-        f.send(HttpRequest.newBuilder(URI.create(f.url(API).replace("/mcp/" + API, "/other"))).GET());
+        f.send(
+            HttpRequest.newBuilder(URI.create(f.url(API).replace("/mcp/" + API, "/other"))).GET());
 
     assertThat(bad.statusCode()).isEqualTo(404);
     assertThat(error(bad).getString("message")).contains("/mcp/<upstream>");

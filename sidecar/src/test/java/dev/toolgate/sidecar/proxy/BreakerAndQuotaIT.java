@@ -18,7 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Seed 000's breaker and seed 002's quotas, through the real sidecar (one replica, local state). */
+/**
+ * Seed 000's breaker and seed 002's quotas, through the real sidecar (one replica, local state).
+ */
 class BreakerAndQuotaIT {
 
   static final String GET = "get_deployment_job";
@@ -53,9 +55,15 @@ class BreakerAndQuotaIT {
 
   private JsonObject call(String tool, JsonObject args, String intent) {
     try {
-      JsonObject meta = intent == null ? null : new JsonObject().put("dev.toolgate/intent-id", intent);
-      HttpResponse<String> r = f.send(f.post(API, SidecarFixture.toolCall(1, tool, args.encode(),
-          meta == null ? null : meta.encode())).header("Mcp-Session-Id", session));
+      JsonObject meta =
+          intent == null ? null : new JsonObject().put("dev.toolgate/intent-id", intent);
+      HttpResponse<String> r =
+          f.send(
+              f.post(
+                      API,
+                      SidecarFixture.toolCall(
+                          1, tool, args.encode(), meta == null ? null : meta.encode()))
+                  .header("Mcp-Session-Id", session));
       return new JsonObject(r.body()).getJsonObject("result");
     } catch (Exception e) {
       throw new IllegalStateException(e);
@@ -90,33 +98,52 @@ class BreakerAndQuotaIT {
 
     assertThat(failing).containsOnly("backend_503");
     assertThat(code(refused)).isEqualTo("circuit_open");
-    assertThat(f.backend.ledger().callsReceived(GET)).as("refused at once").isEqualTo(callsWhenOpened);
+    assertThat(f.backend.ledger().callsReceived(GET))
+        .as("refused at once")
+        .isEqualTo(callsWhenOpened);
     JsonObject details = toolgate(refused);
     assertThat(details.getBoolean("noWriteActionPerformed")).isTrue();
     assertThat(details.getString("incident")).startsWith("inc-");
     assertThat(details.getJsonObject("fallback").getString("evidence")).isEqualTo("cached");
-    assertThat(details.getJsonObject("fallback").getJsonObject("result").getJsonObject("structuredContent")
-        .getString("job_id")).isEqualTo("j1");
-    assertThat(refused.getJsonArray("content").getJsonObject(0).getString("text")).contains("CACHED data");
+    assertThat(
+            details
+                .getJsonObject("fallback")
+                .getJsonObject("result")
+                .getJsonObject("structuredContent")
+                .getString("job_id"))
+        .isEqualTo("j1");
+    assertThat(refused.getJsonArray("content").getJsonObject(0).getString("text"))
+        .contains("CACHED data");
     assertThat(f.events.forTool(GET).get(4).circuitState()).isEqualTo("open");
     assertThat(f.events.forTool(GET).get(1).circuitState()).isEqualTo("closed");
 
     f.backend.faults().latency(GET, 300);
-    java.util.concurrent.atomic.AtomicReference<List<String>> round = new java.util.concurrent.atomic.AtomicReference<>();
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
-      List<CompletableFuture<String>> calls = IntStream.range(0, 3)
-          .mapToObj(i -> CompletableFuture.supplyAsync(() -> code(read()))).toList();
-      round.set(calls.stream().map(CompletableFuture::join).toList());
-      return round.get().contains("ok");
-    });
-    assertThat(round.get()).as("half-open: one probe at a time").containsExactlyInAnyOrder("ok", "circuit_open", "circuit_open");
+    java.util.concurrent.atomic.AtomicReference<List<String>> round =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              List<CompletableFuture<String>> calls =
+                  IntStream.range(0, 3)
+                      .mapToObj(i -> CompletableFuture.supplyAsync(() -> code(read())))
+                      .toList();
+              round.set(calls.stream().map(CompletableFuture::join).toList());
+              return round.get().contains("ok");
+            });
+    assertThat(round.get())
+        .as("half-open: one probe at a time")
+        .containsExactlyInAnyOrder("ok", "circuit_open", "circuit_open");
 
     assertThat(code(read())).as("the second probe closes the circuit").isEqualTo("ok");
     assertThat(code(read())).isEqualTo("ok");
     assertThat(f.admin("/metrics"))
         .contains("toolgate_breaker_state{breaker=\"deployment-api/get_deployment_job\"} 0.0")
-        .contains("toolgate_breaker_transitions_total{breaker=\"deployment-api/get_deployment_job\",to=\"open\"} 1.0")
-        .contains("toolgate_breaker_transitions_total{breaker=\"deployment-api/get_deployment_job\",to=\"closed\"} 1.0");
+        .contains(
+            "toolgate_breaker_transitions_total{breaker=\"deployment-api/get_deployment_job\",to=\"open\"} 1.0")
+        .contains(
+            "toolgate_breaker_transitions_total{breaker=\"deployment-api/get_deployment_job\",to=\"closed\"} 1.0");
   }
 
   @Test
@@ -139,23 +166,40 @@ class BreakerAndQuotaIT {
     start("");
     JsonObject args = new JsonObject().put("job_id", "j1").put("environment", "prod");
 
-    List<String> codes = IntStream.range(0, 16)
-        .mapToObj(i -> CompletableFuture.supplyAsync(() -> code(call(RESTART, args.copy().put("job_id", "j" + i), "i" + i))))
-        .toList().stream().map(CompletableFuture::join).toList();
+    List<String> codes =
+        IntStream.range(0, 16)
+            .mapToObj(
+                i ->
+                    CompletableFuture.supplyAsync(
+                        () -> code(call(RESTART, args.copy().put("job_id", "j" + i), "i" + i))))
+            .toList()
+            .stream()
+            .map(CompletableFuture::join)
+            .toList();
 
     assertThat(codes.stream().filter("ok"::equals)).hasSize(15);
     assertThat(codes.stream().filter("quota_exceeded"::equals)).hasSize(1);
     assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(15);
-    JsonObject audit = await().atMost(Duration.ofSeconds(5)).until(() -> f.events.audits(), a -> !a.isEmpty()).get(0);
+    JsonObject audit =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> f.events.audits(), a -> !a.isEmpty())
+            .get(0);
     assertThat(audit.getString("limit")).isEqualTo("quotas.perSession.write");
     assertThat(audit.getInteger("value")).isEqualTo(15);
-    List<JsonObject> lastCalls = audit.getJsonArray("lastCalls").stream().map(JsonObject.class::cast).toList();
-    assertThat(lastCalls).isNotEmpty().allSatisfy(c -> {
-      assertThat(c.getString("tool")).isEqualTo(RESTART);
-      assertThat(c.getString("ts")).isNotBlank();
-    });
-    assertThat(lastCalls).filteredOn(c -> "denied:quota_exceeded".equals(c.getString("decision")))
-        .singleElement().satisfies(c -> assertThat(c.getString("result")).isEqualTo("policy_denied"));
+    List<JsonObject> lastCalls =
+        audit.getJsonArray("lastCalls").stream().map(JsonObject.class::cast).toList();
+    assertThat(lastCalls)
+        .isNotEmpty()
+        .allSatisfy(
+            c -> {
+              assertThat(c.getString("tool")).isEqualTo(RESTART);
+              assertThat(c.getString("ts")).isNotBlank();
+            });
+    assertThat(lastCalls)
+        .filteredOn(c -> "denied:quota_exceeded".equals(c.getString("decision")))
+        .singleElement()
+        .satisfies(c -> assertThat(c.getString("result")).isEqualTo("policy_denied"));
   }
 
   @Test
@@ -176,7 +220,9 @@ class BreakerAndQuotaIT {
     read();
     assertThat(code(read())).isEqualTo("quota_exceeded");
 
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(250))
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(250))
         .until(() -> code(read()).equals("ok"));
 
     assertThat(f.backend.ledger().callsReceived(GET)).isEqualTo(3);

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An answered attempt's evidence is recorded after the answer is written to the agent, so the
- * agent never waits for it. The sink here holds the event loop when the {@code forwarded} event
- * comes: had the event come first, the answer would wait behind it.
+ * An answered attempt's evidence is recorded after the answer is written to the agent, so the agent
+ * never waits for it. The sink here holds the event loop when the {@code forwarded} event comes:
+ * had the event come first, the answer would wait behind it.
  */
 class EvidenceAfterAnswerIT {
 
@@ -61,7 +61,9 @@ class EvidenceAfterAnswerIT {
   @BeforeEach
   void start() throws Exception {
     backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
-    front = SidecarFixture.proxy(vertx, dir, backend, "sharedState: {mode: local}\n", sink, Stores.local());
+    front =
+        SidecarFixture.proxy(
+            vertx, dir, backend, "sharedState: {mode: local}\n", sink, Stores.local());
   }
 
   @AfterEach
@@ -72,19 +74,27 @@ class EvidenceAfterAnswerIT {
 
   @Test
   void answersTheAgentBeforeItsAttemptIsRecorded() throws Exception {
-    String call = SidecarFixture.toolCall(1, "get_deployment_job", new JsonObject().put("job_id", "j1").encode(), null);
-    CompletableFuture<HttpResponse<String>> answer = http.sendAsync(
-        SidecarFixture.toolCallRequest(front.actualPort(), "get_deployment_job", call), HttpResponse.BodyHandlers.ofString());
+    String call =
+        SidecarFixture.toolCall(
+            1, "get_deployment_job", new JsonObject().put("job_id", "j1").encode(), null);
+    CompletableFuture<HttpResponse<String>> answer =
+        http.sendAsync(
+            SidecarFixture.toolCallRequest(front.actualPort(), "get_deployment_job", call),
+            HttpResponse.BodyHandlers.ofString());
 
     HttpResponse<String> r = answer.get(HELD_AT_MOST.toSeconds() / 2, TimeUnit.SECONDS);
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(new JsonObject(r.body()).getJsonObject("result").getBoolean("isError")).isFalse();
-    AttemptEvent event = await("the attempt's event, once the answer is out").atMost(Duration.ofSeconds(5))
-        .until(() -> sink.forwarded.getNow(null), e -> e != null);
+    AttemptEvent event =
+        await("the attempt's event, once the answer is out")
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> sink.forwarded.getNow(null), e -> e != null);
     assertThat(event.tool()).isEqualTo("get_deployment_job");
     assertThat(event.result()).isEqualTo("success");
-    assertThat(event.intentId()).as("the identity derived after the request went upstream").startsWith(IntentFingerprint.DERIVED_PREFIX);
+    assertThat(event.intentId())
+        .as("the identity derived after the request went upstream")
+        .startsWith(IntentFingerprint.DERIVED_PREFIX);
     assertThat(sink.release).as("the event loop is still held by the sink").isNotDone();
   }
 }

@@ -28,7 +28,8 @@ class HopTest {
 
     Hop.copyRequest(agentHeaders(), upstream);
 
-    assertThat(upstream.names()).containsExactlyInAnyOrder("Authorization", "Mcp-Session-Id", "Accept");
+    assertThat(upstream.names())
+        .containsExactlyInAnyOrder("Authorization", "Mcp-Session-Id", "Accept");
     assertThat(upstream.getAll("accept")).containsExactly("application/json", "text/event-stream");
   }
 
@@ -38,7 +39,13 @@ class HopTest {
 
     Hop.copy(agentHeaders(), to);
 
-    assertThat(to.names()).containsExactlyInAnyOrder("Toolgate-Approval", "TOOLGATE-Deadline-Ms",
-        "Accept-Encoding", "Authorization", "Mcp-Session-Id", "Accept");
+    assertThat(to.names())
+        .containsExactlyInAnyOrder(
+            "Toolgate-Approval",
+            "TOOLGATE-Deadline-Ms",
+            "Accept-Encoding",
+            "Authorization",
+            "Mcp-Session-Id",
+            "Accept");
   }
 }

@@ -52,7 +52,8 @@ class McpSdkThroughSidecarIT {
     f = SidecarFixture.start(dir, Map.of("sdk", server.url(upstreamPath)), "");
   }
 
-  private McpSyncClient streamableClient(String protocolVersion, List<McpSchema.ProgressNotification> progress) {
+  private McpSyncClient streamableClient(
+      String protocolVersion, List<McpSchema.ProgressNotification> progress) {
     URI sidecar = URI.create(f.url("sdk"));
     HttpClientStreamableHttpTransport transport =
         HttpClientStreamableHttpTransport.builder("http://" + sidecar.getAuthority())
@@ -61,16 +62,18 @@ class McpSdkThroughSidecarIT {
             .build();
     return McpClient.sync(transport)
         .requestTimeout(Duration.ofSeconds(15))
-        .progressConsumer(n -> {
-          progress.add(n);
-          server.progressSeen.countDown();
-        })
+        .progressConsumer(
+            n -> {
+              progress.add(n);
+              server.progressSeen.countDown();
+            })
         .build();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"2025-03-26", "2025-06-18", "2025-11-25"})
-  void initializesListsAndCallsWithProgressStreamedWhileTheCallRuns(String version) throws Exception {
+  void initializesListsAndCallsWithProgressStreamedWhileTheCallRuns(String version)
+      throws Exception {
     through(SdkServer.streamable(dir), "/mcp");
     List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
     client = streamableClient(version, progress);
@@ -78,17 +81,26 @@ class McpSdkThroughSidecarIT {
     McpSchema.InitializeResult init = client.initialize();
     List<McpSchema.Tool> tools = client.listTools().tools();
     McpSchema.CallToolResult result =
-        client.callTool(McpSchema.CallToolRequest.builder()
-            .name("echo").arguments(Map.of("text", "hi")).progressToken("tok-1").build());
+        client.callTool(
+            McpSchema.CallToolRequest.builder()
+                .name("echo")
+                .arguments(Map.of("text", "hi"))
+                .progressToken("tok-1")
+                .build());
 
     assertThat(init.protocolVersion()).isEqualTo(version);
     assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("echo");
-    assertThat(result.isError()).as("the server finished only after the client saw progress").isFalse();
+    assertThat(result.isError())
+        .as("the server finished only after the client saw progress")
+        .isFalse();
     assertThat(((McpSchema.TextContent) result.content().get(0)).text()).isEqualTo("echo: hi");
-    assertThat(progress).singleElement().satisfies(p -> {
-      assertThat(p.progressToken()).isEqualTo("tok-1");
-      assertThat(p.message()).isEqualTo("half way");
-    });
+    assertThat(progress)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.progressToken()).isEqualTo("tok-1");
+              assertThat(p.message()).isEqualTo("half way");
+            });
     AttemptEvent event = f.events.first("echo");
     assertThat(event.result()).isEqualTo("success");
     assertThat(event.upstream()).isEqualTo("sdk");
@@ -99,23 +111,33 @@ class McpSdkThroughSidecarIT {
     through(SdkServer.streamable(dir), "/mcp");
     client = streamableClient("2025-11-25", new CopyOnWriteArrayList<>());
     client.initialize();
-    client.callTool(McpSchema.CallToolRequest.builder().name("echo").arguments(Map.of("text", "a")).build());
+    client.callTool(
+        McpSchema.CallToolRequest.builder().name("echo").arguments(Map.of("text", "a")).build());
 
     client.closeGracefully();
     client = null;
 
     List<SdkServer.Seen> seen = server.requests;
-    String session = seen.stream().map(SdkServer.Seen::sessionId)
-        .filter(s -> s != null).findFirst().orElseThrow();
+    String session =
+        seen.stream()
+            .map(SdkServer.Seen::sessionId)
+            .filter(s -> s != null)
+            .findFirst()
+            .orElseThrow();
     assertThat(seen.get(0).method()).isEqualTo("POST");
     assertThat(seen.get(0).sessionId()).as("initialize carries no session").isNull();
     assertThat(seen.stream().skip(1).filter(s -> s.method().equals("POST")))
         .allSatisfy(s -> assertThat(s.sessionId()).isEqualTo(session));
-    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-        assertThat(server.requests).anySatisfy(s -> {
-          assertThat(s.method()).isEqualTo("DELETE");
-          assertThat(s.sessionId()).isEqualTo(session);
-        }));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThat(server.requests)
+                    .anySatisfy(
+                        s -> {
+                          assertThat(s.method()).isEqualTo("DELETE");
+                          assertThat(s.sessionId()).isEqualTo(session);
+                        }));
     assertThat(f.events.first("echo").sessionKey()).isEqualTo(session);
   }
 
@@ -126,7 +148,11 @@ class McpSdkThroughSidecarIT {
 
     client.initialize();
     McpSchema.CallToolResult result =
-        client.callTool(McpSchema.CallToolRequest.builder().name("echo").arguments(Map.of("text", "json")).build());
+        client.callTool(
+            McpSchema.CallToolRequest.builder()
+                .name("echo")
+                .arguments(Map.of("text", "json"))
+                .build());
 
     assertThat(((McpSchema.TextContent) result.content().get(0)).text()).isEqualTo("echo: json");
     assertThat(f.events.first("echo").httpStatus()).isEqualTo(200);
@@ -146,10 +172,15 @@ class McpSdkThroughSidecarIT {
 
     client.initialize();
     McpSchema.CallToolResult result =
-        client.callTool(McpSchema.CallToolRequest.builder().name("echo").arguments(Map.of("text", "old")).build());
+        client.callTool(
+            McpSchema.CallToolRequest.builder()
+                .name("echo")
+                .arguments(Map.of("text", "old"))
+                .build());
 
     assertThat(((McpSchema.TextContent) result.content().get(0)).text()).isEqualTo("echo: old");
-    assertThat(server.requests).filteredOn(s -> s.method().equals("POST"))
+    assertThat(server.requests)
+        .filteredOn(s -> s.method().equals("POST"))
         .isNotEmpty()
         .allSatisfy(s -> assertThat(s.path()).isEqualTo("/messages"));
     AttemptEvent event = f.events.first("echo");

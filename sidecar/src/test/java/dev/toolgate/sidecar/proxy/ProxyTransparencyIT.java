@@ -43,20 +43,24 @@ class ProxyTransparencyIT {
     String session = f.initialize(API);
 
     HttpResponse<String> list =
-        f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}")
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}")
+                .header("Mcp-Session-Id", session));
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall("agent-7", "get_deployment_job", "{\"job_id\":\"j1\"}", null))
-            .header("Mcp-Session-Id", session)
-            .header("Authorization", "Bearer agent-token")
-            .header("Toolgate-Conversation-Id", "conv-1"));
+        f.send(
+            f.post(API, toolCall("agent-7", "get_deployment_job", "{\"job_id\":\"j1\"}", null))
+                .header("Mcp-Session-Id", session)
+                .header("Authorization", "Bearer agent-token")
+                .header("Toolgate-Conversation-Id", "conv-1"));
 
-    assertThat(new JsonObject(list.body()).getJsonObject("result").getJsonArray("tools")).hasSize(4);
+    assertThat(new JsonObject(list.body()).getJsonObject("result").getJsonArray("tools"))
+        .hasSize(4);
     assertThat(call.statusCode()).isEqualTo(200);
     assertThat(call.headers().firstValue("Content-Type")).hasValue("application/json");
     JsonObject answer = new JsonObject(call.body());
     assertThat(answer.getValue("id")).isEqualTo("agent-7");
-    assertThat(answer.getJsonObject("result").getJsonObject("structuredContent").getString("job_id"))
+    assertThat(
+            answer.getJsonObject("result").getJsonObject("structuredContent").getString("job_id"))
         .isEqualTo("j1");
     AttemptEvent event = f.events.first("get_deployment_job");
     assertThat(event.upstreamRequestId()).startsWith("tg-").isNotEqualTo("agent-7");
@@ -81,15 +85,19 @@ class ProxyTransparencyIT {
 
     HttpResponse<Stream<String>> response =
         f.http.send(
-            f.post(API, toolCall(42, "search_logs", "{\"query\":\"oom\"}", "{\"progressToken\":\"p-1\"}"))
+            f.post(
+                    API,
+                    toolCall(
+                        42, "search_logs", "{\"query\":\"oom\"}", "{\"progressToken\":\"p-1\"}"))
                 .header("Mcp-Session-Id", session)
                 .build(),
             HttpResponse.BodyHandlers.ofLines());
     try (Stream<String> body = response.body()) {
-      body.forEach(line -> {
-        lines.add(line);
-        arrivals.add(System.nanoTime());
-      });
+      body.forEach(
+          line -> {
+            lines.add(line);
+            arrivals.add(System.nanoTime());
+          });
     }
 
     assertThat(response.headers().firstValue("Content-Type")).hasValue("text/event-stream");
@@ -98,7 +106,8 @@ class ProxyTransparencyIT {
     int answer = indexOf(lines, "\"result\"");
     assertThat(firstProgress).isPositive().isLessThan(answer);
     long gapMs = (arrivals.get(answer) - arrivals.get(firstProgress)) / 1_000_000;
-    assertThat(gapMs).as("progress was forwarded before the answer, not buffered with it")
+    assertThat(gapMs)
+        .as("progress was forwarded before the answer, not buffered with it")
         .isGreaterThan(300);
     JsonObject result = new JsonObject(lines.get(answer).substring("data: ".length()));
     assertThat(result.getValue("id")).isEqualTo(42);
@@ -113,7 +122,9 @@ class ProxyTransparencyIT {
 
     HttpResponse<Stream<String>> first =
         f.http.send(
-            f.post(API, toolCall(9, "search_logs", "{\"query\":\"disk\"}", "{\"progressToken\":\"r\"}"))
+            f.post(
+                    API,
+                    toolCall(9, "search_logs", "{\"query\":\"disk\"}", "{\"progressToken\":\"r\"}"))
                 .header("Mcp-Session-Id", session)
                 .build(),
             HttpResponse.BodyHandlers.ofLines());
@@ -152,10 +163,11 @@ class ProxyTransparencyIT {
   @Test
   void passesASessionlessRequestWithMcpMethodAndMcpNameHeaders() throws Exception {
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j9\"}", null))
-            .header("MCP-Protocol-Version", "2026-07-28")
-            .header("Mcp-Method", "tools/call")
-            .header("Mcp-Name", "get_deployment_job"));
+        f.send(
+            f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j9\"}", null))
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "tools/call")
+                .header("Mcp-Name", "get_deployment_job"));
 
     assertThat(call.statusCode()).isEqualTo(200);
     assertThat(new JsonObject(call.body()).getJsonObject("result").getBoolean("isError")).isFalse();
@@ -168,10 +180,11 @@ class ProxyTransparencyIT {
   @Test
   void refusesRoutingHeadersThatContradictTheBodyBeforeTheBackendSeesThem() throws Exception {
     HttpResponse<String> call =
-        f.send(f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j9\"}", null))
-            .header("MCP-Protocol-Version", "2026-07-28")
-            .header("Mcp-Method", "tools/call")
-            .header("Mcp-Name", "restart_deployment_job"));
+        f.send(
+            f.post(API, toolCall(1, "get_deployment_job", "{\"job_id\":\"j9\"}", null))
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "tools/call")
+                .header("Mcp-Name", "restart_deployment_job"));
 
     assertThat(call.statusCode()).isEqualTo(400);
     assertThat(new JsonObject(call.body()).getJsonObject("error").getString("message"))
@@ -184,8 +197,9 @@ class ProxyTransparencyIT {
     String session = f.initialize(API);
 
     HttpResponse<String> notification =
-        f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}")
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}")
+                .header("Mcp-Session-Id", session));
     assertThat(notification.statusCode()).isEqualTo(202);
     assertThat(notification.body()).isEmpty();
 
@@ -211,14 +225,18 @@ class ProxyTransparencyIT {
     assertThat(opened).contains("retry: 500");
 
     HttpResponse<String> deleted =
-        f.send(HttpRequest.newBuilder(URI.create(f.url(API)))
-            .header("Mcp-Session-Id", session).DELETE());
+        f.send(
+            HttpRequest.newBuilder(URI.create(f.url(API)))
+                .header("Mcp-Session-Id", session)
+                .DELETE());
     HttpResponse<String> after =
-        f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}")
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(API, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}")
+                .header("Mcp-Session-Id", session));
 
     assertThat(deleted.statusCode()).isEqualTo(200);
-    assertThat(after.statusCode()).as("the upstream's 404 for a gone session passes through")
+    assertThat(after.statusCode())
+        .as("the upstream's 404 for a gone session passes through")
         .isEqualTo(404);
   }
 
@@ -232,16 +250,21 @@ class ProxyTransparencyIT {
                 .header("Mcp-Session-Id", session)
                 .build(),
             HttpResponse.BodyHandlers.ofString());
-    await().atMost(Duration.ofSeconds(5))
+    await()
+        .atMost(Duration.ofSeconds(5))
         .until(() -> f.backend.ledger().callsReceived("get_deployment_job") == 1);
 
     HttpResponse<String> cancel =
-        f.send(f.post(API, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
-                + "\"params\":{\"requestId\":77,\"reason\":\"user\"}}")
-            .header("Mcp-Session-Id", session));
+        f.send(
+            f.post(
+                    API,
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                        + "\"params\":{\"requestId\":77,\"reason\":\"user\"}}")
+                .header("Mcp-Session-Id", session));
 
     assertThat(cancel.statusCode()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(5))
+    await()
+        .atMost(Duration.ofSeconds(5))
         .until(() -> f.backend.ledger().cancellationsReceived() == 1);
     pendingCall.cancel(true);
   }

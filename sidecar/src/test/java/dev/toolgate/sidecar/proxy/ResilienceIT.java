@@ -33,7 +33,8 @@ class ResilienceIT {
           + " backendMs: 800}\n";
   static final String RESTART = "restart_deployment_job";
   static final String GET = "get_deployment_job";
-  static final JsonObject RESTART_ARGS = new JsonObject().put("job_id", "j1").put("environment", "prod");
+  static final JsonObject RESTART_ARGS =
+      new JsonObject().put("job_id", "j1").put("environment", "prod");
 
   @TempDir Path dir;
   private SidecarFixture f;
@@ -57,22 +58,37 @@ class ResilienceIT {
 
   private String token(String tool, JsonObject args, long fromNowSeconds, byte[] key) {
     long now = System.currentTimeMillis() / 1000;
-    return new ApprovalTokens(key).mint(new ApprovalClaims("ap-" + System.nanoTime(), tool,
-        IdempotencyKeys.argumentsHash(args.getMap()), "alice", now, now + fromNowSeconds));
+    return new ApprovalTokens(key)
+        .mint(
+            new ApprovalClaims(
+                "ap-" + System.nanoTime(),
+                tool,
+                IdempotencyKeys.argumentsHash(args.getMap()),
+                "alice",
+                now,
+                now + fromNowSeconds));
   }
 
   private String token(JsonObject args) {
     return token(RESTART, args, 600, SidecarFixture.APPROVAL_KEY);
   }
 
-  private HttpResponse<String> call(String upstream, Object id, String tool, JsonObject args, JsonObject meta)
-      throws Exception {
-    return f.send(f.post(upstream, SidecarFixture.toolCall(id, tool, args.encode(), meta == null ? null : meta.encode()))
-        .header("Mcp-Session-Id", session));
+  private HttpResponse<String> call(
+      String upstream, Object id, String tool, JsonObject args, JsonObject meta) throws Exception {
+    return f.send(
+        f.post(
+                upstream,
+                SidecarFixture.toolCall(
+                    id, tool, args.encode(), meta == null ? null : meta.encode()))
+            .header("Mcp-Session-Id", session));
   }
 
   private HttpResponse<String> restart(String intent, String token) throws Exception {
-    return call(API, "w-" + intent, RESTART, RESTART_ARGS,
+    return call(
+        API,
+        "w-" + intent,
+        RESTART,
+        RESTART_ARGS,
         new JsonObject().put("dev.toolgate/intent-id", intent).put("dev.toolgate/approval", token));
   }
 
@@ -87,7 +103,8 @@ class ResilienceIT {
   }
 
   private List<AttemptEvent> events(String tool, int atLeast) {
-    return await().atMost(Duration.ofSeconds(10))
+    return await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> f.events.forTool(tool), list -> list.size() >= atLeast);
   }
 
@@ -109,8 +126,11 @@ class ResilienceIT {
     assertThat(attempts).extracting(AttemptEvent::result).containsExactly("backend_503", "success");
     assertThat(attempts.get(0).decision()).isEqualTo("retried");
     assertThat(attempts.get(1).retryReason()).isEqualTo("retry 1 after backend_503");
-    assertThat(attempts).extracting(AttemptEvent::correlationId).containsOnly(attempts.get(0).correlationId());
-    assertThat(attempts.get(0).upstreamRequestId()).isNotEqualTo(attempts.get(1).upstreamRequestId());
+    assertThat(attempts)
+        .extracting(AttemptEvent::correlationId)
+        .containsOnly(attempts.get(0).correlationId());
+    assertThat(attempts.get(0).upstreamRequestId())
+        .isNotEqualTo(attempts.get(1).upstreamRequestId());
     assertThat(f.backend.ledger().callsReceived(GET)).isEqualTo(2);
     assertThat(f.backend.ledger().operationsPerformed(GET)).isZero();
   }
@@ -130,8 +150,12 @@ class ResilienceIT {
     assertThat(details.getString("idempotencyKey")).startsWith("tgk_");
     assertThat(details.getString("correlationId")).startsWith("tg-");
     assertThat(f.backend.ledger().callsReceived(RESTART)).as("no automatic retry").isEqualTo(1);
-    assertThat(f.backend.ledger().callsReceived("get_operation_by_key")).as("lookup by key").isEqualTo(1);
-    assertThat(f.backend.ledger().operationsPerformed(RESTART)).as("one operation, no duplicate").isEqualTo(1);
+    assertThat(f.backend.ledger().callsReceived("get_operation_by_key"))
+        .as("lookup by key")
+        .isEqualTo(1);
+    assertThat(f.backend.ledger().operationsPerformed(RESTART))
+        .as("one operation, no duplicate")
+        .isEqualTo(1);
     AttemptEvent attempt = events(RESTART, 1).get(0);
     assertThat(attempt.result()).isEqualTo("timeout");
     assertThat(attempt.timeoutLayer()).isEqualTo("attempt");
@@ -161,13 +185,21 @@ class ResilienceIT {
     assertThat(result(response).getJsonArray("content").getJsonObject(0).getString("text"))
         .contains(details.getString("correlationId"));
     List<AttemptEvent> attempts = events(GET, 1);
-    assertThat(attempts).singleElement().satisfies(e -> {
-      assertThat(e.timeoutLayer()).isEqualTo("attempt");
-      assertThat(e.decision()).isEqualTo("final");
-    });
+    assertThat(attempts)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.timeoutLayer()).isEqualTo("attempt");
+              assertThat(e.decision()).isEqualTo("final");
+            });
     assertThat(f.backend.ledger().callsReceived(GET)).as("no extra retry").isEqualTo(1);
-    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-        assertThat(f.backend.ledger().cancellationsReceived()).as("the backend saw the cancellation").isEqualTo(1));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThat(f.backend.ledger().cancellationsReceived())
+                    .as("the backend saw the cancellation")
+                    .isEqualTo(1));
   }
 
   // ---- writes ---------------------------------------------------------------------------------
@@ -181,14 +213,19 @@ class ResilienceIT {
     HttpResponse<String> relaunch = restart("intent-7", approval);
 
     String op = result(first).getJsonObject("structuredContent").getString("operation_id");
-    assertThat(result(relaunch).getJsonObject("structuredContent").getString("operation_id")).isEqualTo(op);
+    assertThat(result(relaunch).getJsonObject("structuredContent").getString("operation_id"))
+        .isEqualTo(op);
     assertThat(result(relaunch).getJsonObject("_meta").getBoolean("dev.toolgate/replay")).isTrue();
     assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
     assertThat(f.backend.ledger().callsReceived(RESTART)).isEqualTo(1);
-    assertThat(events(RESTART, 2)).extracting(AttemptEvent::decision).containsExactly("forwarded", "replayed");
+    assertThat(events(RESTART, 2))
+        .extracting(AttemptEvent::decision)
+        .containsExactly("forwarded", "replayed");
     JsonObject meta = f.backend.ledger().lastMeta(RESTART);
     assertThat(meta.getString("dev.toolgate/idempotency-key")).startsWith("tgk_");
-    assertThat(meta.containsKey("dev.toolgate/approval")).as("the token is not forwarded").isFalse();
+    assertThat(meta.containsKey("dev.toolgate/approval"))
+        .as("the token is not forwarded")
+        .isFalse();
     assertThat(f.backend.ledger().lastHeaders(RESTART)).containsKey("idempotency-key");
   }
 
@@ -198,15 +235,23 @@ class ResilienceIT {
     f.backend.faults().latency(RESTART, 400);
     String approval = token(RESTART_ARGS);
 
-    CompletableFuture<HttpResponse<String>> a = CompletableFuture.supplyAsync(() -> uncheck(() -> restart("intent-c", approval)));
-    CompletableFuture<HttpResponse<String>> b = CompletableFuture.supplyAsync(() -> uncheck(() -> restart("intent-c", approval)));
+    CompletableFuture<HttpResponse<String>> a =
+        CompletableFuture.supplyAsync(() -> uncheck(() -> restart("intent-c", approval)));
+    CompletableFuture<HttpResponse<String>> b =
+        CompletableFuture.supplyAsync(() -> uncheck(() -> restart("intent-c", approval)));
     List<JsonObject> results = List.of(result(a.get()), result(b.get()));
 
     assertThat(results).filteredOn(r -> !r.getBoolean("isError")).hasSize(1);
-    assertThat(results).filteredOn(r -> r.getBoolean("isError"))
+    assertThat(results)
+        .filteredOn(r -> r.getBoolean("isError"))
         .singleElement()
-        .satisfies(r -> assertThat(r.getJsonObject("structuredContent").getJsonObject("toolgate").getString("code"))
-            .isEqualTo("duplicate_in_flight"));
+        .satisfies(
+            r ->
+                assertThat(
+                        r.getJsonObject("structuredContent")
+                            .getJsonObject("toolgate")
+                            .getString("code"))
+                    .isEqualTo("duplicate_in_flight"));
     assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
   }
 
@@ -227,7 +272,8 @@ class ResilienceIT {
 
     assertThat(toolgate(refused).getString("code")).isEqualTo("backend_503");
     assertThat(f.backend.ledger().callsReceived(RESTART)).isEqualTo(2);
-    assertThat(events(RESTART, 2).get(1).reason()).isEqualTo("a non_idempotent_write is never retried automatically");
+    assertThat(events(RESTART, 2).get(1).reason())
+        .isEqualTo("a non_idempotent_write is never retried automatically");
   }
 
   @Test
@@ -239,7 +285,8 @@ class ResilienceIT {
 
     assertThat(toolgate(response).getString("code")).isEqualTo("backend_429");
     assertThat(f.backend.ledger().callsReceived(GET)).isEqualTo(1);
-    assertThat(events(GET, 1).get(0).reason()).startsWith("Retry-After (30000 ms) exceeds the budget left");
+    assertThat(events(GET, 1).get(0).reason())
+        .startsWith("Retry-After (30000 ms) exceeds the budget left");
   }
 
   // ---- approval -------------------------------------------------------------------------------
@@ -254,12 +301,15 @@ class ResilienceIT {
     String used = token(RESTART_ARGS);
     assertThat(result(restart("first-use", used)).getBoolean("isError")).isFalse();
 
-    assertThat(toolgate(restart("no-token", null)).getString("code")).isEqualTo("approval_required");
+    assertThat(toolgate(restart("no-token", null)).getString("code"))
+        .isEqualTo("approval_required");
     assertThat(refusal(forged)).contains("signature does not verify");
     assertThat(refusal(expired)).contains("expired");
     assertThat(refusal(otherArgs)).contains("other arguments");
     assertThat(refusal(used)).contains("already used");
-    assertThat(f.backend.ledger().callsReceived(RESTART)).as("only the first use reached the backend").isEqualTo(1);
+    assertThat(f.backend.ledger().callsReceived(RESTART))
+        .as("only the first use reached the backend")
+        .isEqualTo(1);
   }
 
   private String refusal(String token) throws Exception {
@@ -274,8 +324,12 @@ class ResilienceIT {
   void theKillSwitchBlocksWritesAndKeepsReads() throws Exception {
     start("killSwitch: {blockWrites: true}\n");
 
-    assertThat(toolgate(restart("k", token(RESTART_ARGS))).getString("code")).isEqualTo("writes_blocked");
-    assertThat(result(call(API, 2, GET, new JsonObject().put("job_id", "j1"), null)).getBoolean("isError")).isFalse();
+    assertThat(toolgate(restart("k", token(RESTART_ARGS))).getString("code"))
+        .isEqualTo("writes_blocked");
+    assertThat(
+            result(call(API, 2, GET, new JsonObject().put("job_id", "j1"), null))
+                .getBoolean("isError"))
+        .isFalse();
     assertThat(f.backend.ledger().callsReceived(RESTART)).isZero();
   }
 
@@ -287,17 +341,25 @@ class ResilienceIT {
     HttpResponse<String> read = call(API, 1, GET, new JsonObject().put("job_id", "j1"), null);
     HttpResponse<String> write = call(API, 2, RESTART, RESTART_ARGS, null);
 
-    assertThat(read.statusCode()).as("the agent sees the 503 it would see without Toolgate").isEqualTo(503);
+    assertThat(read.statusCode())
+        .as("the agent sees the 503 it would see without Toolgate")
+        .isEqualTo(503);
     assertThat(f.backend.ledger().callsReceived(GET)).isEqualTo(1);
-    assertThat(result(write).getBoolean("isError")).as("no approval asked in shadow mode").isFalse();
+    assertThat(result(write).getBoolean("isError"))
+        .as("no approval asked in shadow mode")
+        .isFalse();
     assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
-    assertThat(events(GET, 1).get(0)).satisfies(e -> {
-      assertThat(e.mode()).isEqualTo("shadow");
-      assertThat(e.decision()).isEqualTo("shadow");
-      assertThat(e.wouldHave()).isEqualTo("retry");
-    });
+    assertThat(events(GET, 1).get(0))
+        .satisfies(
+            e -> {
+              assertThat(e.mode()).isEqualTo("shadow");
+              assertThat(e.decision()).isEqualTo("shadow");
+              assertThat(e.wouldHave()).isEqualTo("retry");
+            });
     assertThat(events(RESTART, 1).get(0).wouldHave()).isEqualTo("deny:approval_required");
-    assertThat(f.admin("/metrics")).contains("toolgate_shadow_decisions_total{tool=\"get_deployment_job\",upstream=\"deployment-api\",would=\"retry\"} 1.0");
+    assertThat(f.admin("/metrics"))
+        .contains(
+            "toolgate_shadow_decisions_total{tool=\"get_deployment_job\",upstream=\"deployment-api\",would=\"retry\"} 1.0");
   }
 
   @Test
@@ -305,31 +367,44 @@ class ResilienceIT {
     start("");
     f.backend.faults().latency(GET, 1_000);
 
-    HttpResponse<String> response = call(API, 1, GET, new JsonObject().put("job_id", "j1"),
-        new JsonObject().put("dev.toolgate/deadline-ms", 1_500));
+    HttpResponse<String> response =
+        call(
+            API,
+            1,
+            GET,
+            new JsonObject().put("job_id", "j1"),
+            new JsonObject().put("dev.toolgate/deadline-ms", 1_500));
 
     assertThat(toolgate(response).getString("timeoutLayer")).isEqualTo("agent_deadline");
-    assertThat(f.backend.ledger().lastMeta(GET).getLong("dev.toolgate/deadline-ms")).isBetween(300L, 500L);
+    assertThat(f.backend.ledger().lastMeta(GET).getLong("dev.toolgate/deadline-ms"))
+        .isBetween(300L, 500L);
     assertThat(f.backend.ledger().lastHeaders(GET)).containsKey("toolgate-deadline-ms");
   }
 
   @Test
   void identicalConcurrentExpensiveReadsShareOneBackendCall() throws Exception {
-    start("tools:\n  - {name: search_logs, upstream: deployment-api, effect: expensive_read,"
-        + " shareConcurrentCalls: true}\n");
+    start(
+        "tools:\n  - {name: search_logs, upstream: deployment-api, effect: expensive_read,"
+            + " shareConcurrentCalls: true}\n");
     f.backend.faults().latency("search_logs", 400);
     JsonObject args = new JsonObject().put("query", "oom");
 
-    List<CompletableFuture<HttpResponse<String>>> calls = List.of(1, 2, 3).stream()
-        .map(i -> CompletableFuture.supplyAsync(() -> uncheck(() -> call(API, i, "search_logs", args, null))))
-        .toList();
+    List<CompletableFuture<HttpResponse<String>>> calls =
+        List.of(1, 2, 3).stream()
+            .map(
+                i ->
+                    CompletableFuture.supplyAsync(
+                        () -> uncheck(() -> call(API, i, "search_logs", args, null))))
+            .toList();
     List<JsonObject> answers = calls.stream().map(c -> new JsonObject(c.join().body())).toList();
 
     assertThat(answers).extracting(a -> a.getValue("id")).containsExactlyInAnyOrder(1, 2, 3);
-    assertThat(answers).extracting(a -> a.getJsonObject("result").getJsonObject("structuredContent"))
+    assertThat(answers)
+        .extracting(a -> a.getJsonObject("result").getJsonObject("structuredContent"))
         .containsOnly(answers.get(0).getJsonObject("result").getJsonObject("structuredContent"));
     assertThat(f.backend.ledger().operationsPerformed("search_logs")).isEqualTo(1);
-    assertThat(events("search_logs", 3)).extracting(AttemptEvent::decision)
+    assertThat(events("search_logs", 3))
+        .extracting(AttemptEvent::decision)
         .containsExactlyInAnyOrder("forwarded", "shared", "shared");
   }
 
@@ -342,9 +417,16 @@ class ResilienceIT {
     HttpResponse<String> response = restart("intent-late", approval);
 
     assertThat(toolgate(response).getString("code")).isEqualTo("ambiguous_write");
-    AttemptEvent late = await().atMost(Duration.ofSeconds(10)).until(
-        () -> f.events.forTool(RESTART).stream().filter(e -> e.decision().equals("late_result")).findFirst(),
-        java.util.Optional::isPresent).get();
+    AttemptEvent late =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    f.events.forTool(RESTART).stream()
+                        .filter(e -> e.decision().equals("late_result"))
+                        .findFirst(),
+                java.util.Optional::isPresent)
+            .get();
     assertThat(late.result()).isEqualTo("success");
     assertThat(late.backendOperationId()).startsWith("op-");
     assertThat(f.backend.ledger().callsReceived(RESTART)).isEqualTo(1);
@@ -371,14 +453,17 @@ class ResilienceIT {
     start("");
     f.backend.faults().latency(GET, 3_000);
 
-    HttpResponse<String> response = f.send(f.post(API, SidecarFixture.toolCall(1, GET, "{\"job_id\":\"j\"}", null))
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", GET));
+    HttpResponse<String> response =
+        f.send(
+            f.post(API, SidecarFixture.toolCall(1, GET, "{\"job_id\":\"j\"}", null))
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "tools/call")
+                .header("Mcp-Name", GET));
 
     assertThat(toolgate(response).getString("timeoutLayer")).isEqualTo("attempt");
-    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-        assertThat(f.backend.ledger().cancellationsReceived()).isEqualTo(1));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() -> assertThat(f.backend.ledger().cancellationsReceived()).isEqualTo(1));
   }
 
   @Test
@@ -396,13 +481,14 @@ class ResilienceIT {
 
   @Test
   void refusesTheSameIdempotencyKeyWithOtherArguments() throws Exception {
-    start("tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
-        + " idempotency: {keyComponents: [intent_id, /job_id]}}\n");
+    start(
+        "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
+            + " idempotency: {keyComponents: [intent_id, /job_id]}}\n");
     restart("intent-m", null);
     JsonObject changed = RESTART_ARGS.copy().put("environment", "staging");
 
-    HttpResponse<String> response = call(API, 9, RESTART, changed,
-        new JsonObject().put("dev.toolgate/intent-id", "intent-m"));
+    HttpResponse<String> response =
+        call(API, 9, RESTART, changed, new JsonObject().put("dev.toolgate/intent-id", "intent-m"));
 
     assertThat(toolgate(response).getString("code")).isEqualTo("policy_denied");
     assertThat(result(response).getJsonArray("content").getJsonObject(0).getString("text"))
@@ -412,9 +498,10 @@ class ResilienceIT {
 
   @Test
   void shadowsOneToolWhileEnforcingTheOthers() throws Exception {
-    start("tools:\n  - {name: get_deployment_job, upstream: deployment-api, effect: read_only, mode: shadow}\n"
-        + "  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
-        + " approval: human_required, idempotency: {keyComponents: [intent_id, /job_id]}}\n");
+    start(
+        "tools:\n  - {name: get_deployment_job, upstream: deployment-api, effect: read_only, mode: shadow}\n"
+            + "  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
+            + " approval: human_required, idempotency: {keyComponents: [intent_id, /job_id]}}\n");
 
     call(API, 1, GET, new JsonObject().put("job_id", "j1"), null);
     HttpResponse<String> write = restart("i", null);

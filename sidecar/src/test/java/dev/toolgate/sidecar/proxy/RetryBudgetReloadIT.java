@@ -34,10 +34,16 @@ class RetryBudgetReloadIT {
 
   private String read(String session, int id) throws Exception {
     f.backend.faults().inject(GET, Fault.status(503, 1));
-    JsonObject result = new JsonObject(f.send(f.post(API, SidecarFixture.toolCall(id, GET, "{\"job_id\":\"j1\"}", null))
-        .header("Mcp-Session-Id", session)).body()).getJsonObject("result");
+    JsonObject result =
+        new JsonObject(
+                f.send(
+                        f.post(API, SidecarFixture.toolCall(id, GET, "{\"job_id\":\"j1\"}", null))
+                            .header("Mcp-Session-Id", session))
+                    .body())
+            .getJsonObject("result");
     return Boolean.TRUE.equals(result.getBoolean("isError"))
-        ? result.getJsonObject("structuredContent").getJsonObject("toolgate").getString("code") : "ok";
+        ? result.getJsonObject("structuredContent").getJsonObject("toolgate").getString("code")
+        : "ok";
   }
 
   @Test
@@ -45,10 +51,14 @@ class RetryBudgetReloadIT {
     f = SidecarFixture.start(dir, Map.of(), FAST_POLL + NO_RETRIES);
     String session = f.initialize(API);
 
-    assertThat(read(session, 1)).as("an empty budget: the 503 is not retried").isEqualTo("backend_503");
+    assertThat(read(session, 1))
+        .as("an empty budget: the 503 is not retried")
+        .isEqualTo("backend_503");
 
-    Files.writeString(f.configFile, SidecarFixture.config(f.backend.mcpUrl(), Map.of(), FAST_POLL, 2));
-    await().atMost(Duration.ofSeconds(10))
+    Files.writeString(
+        f.configFile, SidecarFixture.config(f.backend.mcpUrl(), Map.of(), FAST_POLL, 2));
+    await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> new JsonObject(f.admin("/config")).getLong("revision") == 2);
 
     assertThat(read(session, 2)).as("the default budget: retried, then answered").isEqualTo("ok");

@@ -76,12 +76,16 @@ class WindowPublisherTest {
   @Test
   void aChangeMadeWhilePublishingIsPublishedNextTime() {
     WindowPublisher[] self = new WindowPublisher[1];
-    self[0] = new WindowPublisher(timers, 250, () -> {
-      published++;
-      if (published == 1) {
-        self[0].changed();
-      }
-    });
+    self[0] =
+        new WindowPublisher(
+            timers,
+            250,
+            () -> {
+              published++;
+              if (published == 1) {
+                self[0].changed();
+              }
+            });
     self[0].changed();
     timers.fireAll();
 

@@ -30,15 +30,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A write's answer reaches the agent only once its idempotency record is completed in the store,
- * so a relaunch on another replica finds it replayable, not in flight; a store that does not
- * complete holds the answer no longer than {@link ToolCall#RECORD_WAIT_MS}.
+ * A write's answer reaches the agent only once its idempotency record is completed in the store, so
+ * a relaunch on another replica finds it replayable, not in flight; a store that does not complete
+ * holds the answer no longer than {@link ToolCall#RECORD_WAIT_MS}.
  */
 class WriteRecordBeforeAnswerIT {
 
   private static final String RESTART = "restart_deployment_job";
-  private static final String TOOLS = "tools:\n  - {name: restart_deployment_job, upstream: deployment-api,"
-      + " effect: idempotent_write, idempotency: {keyComponents: [intent_id, /job_id]}}\n";
+  private static final String TOOLS =
+      "tools:\n  - {name: restart_deployment_job, upstream: deployment-api,"
+          + " effect: idempotent_write, idempotency: {keyComponents: [intent_id, /job_id]}}\n";
 
   @TempDir Path dir;
   private final Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
@@ -57,14 +58,16 @@ class WriteRecordBeforeAnswerIT {
     volatile long completeCalledNanos;
 
     @Override
-    public Future<IdempotencyRecord> begin(String key, String argumentsHash, String correlationId, long nowMs) {
+    public Future<IdempotencyRecord> begin(
+        String key, String argumentsHash, String correlationId, long nowMs) {
       return records.begin(key, argumentsHash, correlationId, nowMs);
     }
 
     @Override
     public Future<Void> complete(String key, String answer, String operationId, long nowMs) {
       completeCalledNanos = System.nanoTime();
-      return records.complete(key, answer, operationId, nowMs)
+      return records
+          .complete(key, answer, operationId, nowMs)
           .compose(v -> Future.fromCompletionStage(completion, Vertx.currentContext()));
     }
 
@@ -82,8 +85,14 @@ class WriteRecordBeforeAnswerIT {
   @BeforeEach
   void start() throws Exception {
     backend = DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
-    front = SidecarFixture.proxy(vertx, dir, backend, TOOLS + "sharedState: {mode: local}\n",
-        EventSink.jsonLines(OutputStream.nullOutputStream()), new Stores(store, QuotaStore.inMemory(), SharedCircuits.none()));
+    front =
+        SidecarFixture.proxy(
+            vertx,
+            dir,
+            backend,
+            TOOLS + "sharedState: {mode: local}\n",
+            EventSink.jsonLines(OutputStream.nullOutputStream()),
+            new Stores(store, QuotaStore.inMemory(), SharedCircuits.none()));
   }
 
   @AfterEach
@@ -92,20 +101,31 @@ class WriteRecordBeforeAnswerIT {
   }
 
   private CompletableFuture<HttpResponse<String>> write() {
-    String call = SidecarFixture.toolCall(1, RESTART, new JsonObject().put("job_id", "j1").put("environment", "prod")
-        .encode(), new JsonObject().put("dev.toolgate/intent-id", "intent-1").encode());
-    return http.sendAsync(SidecarFixture.toolCallRequest(front.actualPort(), RESTART, call),
+    String call =
+        SidecarFixture.toolCall(
+            1,
+            RESTART,
+            new JsonObject().put("job_id", "j1").put("environment", "prod").encode(),
+            new JsonObject().put("dev.toolgate/intent-id", "intent-1").encode());
+    return http.sendAsync(
+        SidecarFixture.toolCallRequest(front.actualPort(), RESTART, call),
         HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void answersAWriteOnlyOnceItsRecordIsCompleted() throws Exception {
     CompletableFuture<HttpResponse<String>> answer = write();
-    await("the backend performed the write").atMost(Duration.ofSeconds(10))
-        .until(() -> backend.ledger().operationsPerformed(RESTART) == 1 && store.completeCalledNanos != 0);
+    await("the backend performed the write")
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                backend.ledger().operationsPerformed(RESTART) == 1
+                    && store.completeCalledNanos != 0);
 
-    await("the answer held while the record is being completed").during(Duration.ofMillis(200))
-        .atMost(Duration.ofSeconds(1)).until(() -> !answer.isDone());
+    await("the answer held while the record is being completed")
+        .during(Duration.ofMillis(200))
+        .atMost(Duration.ofSeconds(1))
+        .until(() -> !answer.isDone());
     store.completion.complete(null);
 
     HttpResponse<String> r = answer.get(10, TimeUnit.SECONDS);

@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Test;
 
 class BreakersTest {
 
-  private static final BreakerPolicy POLICY = new BreakerPolicy(60, 20, 0.5, 0.7, 5000L, 30, new HalfOpen(3, 1), null);
-  private static final ToolRule RULE = new ToolRule("get_job", "api", Effect.READ_ONLY, null, POLICY, null, null);
+  private static final BreakerPolicy POLICY =
+      new BreakerPolicy(60, 20, 0.5, 0.7, 5000L, 30, new HalfOpen(3, 1), null);
+  private static final ToolRule RULE =
+      new ToolRule("get_job", "api", Effect.READ_ONLY, null, POLICY, null, null);
 
   /** Records what would go to the other replicas. */
   private static final class Published extends SharedCircuits.Alone {

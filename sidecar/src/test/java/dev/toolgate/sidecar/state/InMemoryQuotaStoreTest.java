@@ -32,7 +32,8 @@ class InMemoryQuotaStoreTest {
 
   @Test
   void countsNeitherTheAgentNorTheSessionForACallTheAgentsQuotaRefuses() {
-    Quotas agentCapped = new Quotas(new SessionQuota(2, 2), new SessionQuota(1, 1), 1_000, null, null);
+    Quotas agentCapped =
+        new Quotas(new SessionQuota(2, 2), new SessionQuota(1, 1), 1_000, null, null);
     assertThat(read("s1", agentCapped).allowed()).isTrue();
     assertThat(read("s1", agentCapped).allowed()).isFalse();
 

@@ -13,9 +13,14 @@ class LastKnownResultsTest {
   private static final Instant AT = Instant.parse("2026-11-30T18:00:00Z");
 
   private static Buffer response(String state) {
-    return new JsonObject().put("jsonrpc", "2.0").put("id", "tg-1-a1")
-        .put("result", new JsonObject().put("structuredContent", new JsonObject().put("state", state))
-            .put("isError", false))
+    return new JsonObject()
+        .put("jsonrpc", "2.0")
+        .put("id", "tg-1-a1")
+        .put(
+            "result",
+            new JsonObject()
+                .put("structuredContent", new JsonObject().put("state", state))
+                .put("isError", false))
         .toBuffer();
   }
 
@@ -27,8 +32,11 @@ class LastKnownResultsTest {
 
     LastKnownResults.Known found = known.get("get_job#a");
     assertThat(found.at()).isEqualTo(AT);
-    assertThat(found.result()).isEqualTo(new JsonObject()
-        .put("structuredContent", new JsonObject().put("state", "running")).put("isError", false));
+    assertThat(found.result())
+        .isEqualTo(
+            new JsonObject()
+                .put("structuredContent", new JsonObject().put("state", "running"))
+                .put("isError", false));
     assertThat(known.get("get_job#b")).isNull();
   }
 
@@ -42,7 +50,8 @@ class LastKnownResultsTest {
     known.get("get_job#a").result().put("isError", true);
 
     assertThat(known.get("get_job#a").result().getBoolean("isError")).isFalse();
-    assertThat(known.get("get_job#a").result().getJsonObject("structuredContent").getString("state"))
+    assertThat(
+            known.get("get_job#a").result().getJsonObject("structuredContent").getString("state"))
         .isEqualTo("running");
   }
 
@@ -118,8 +127,10 @@ class LastKnownResultsTest {
   @Test
   void refusesABoundThatIsNotPositiveNamingIt() {
     assertThatThrownBy(() -> new LastKnownResults(0, 8_000))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("capacity must be at least 1, was 0");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("capacity must be at least 1, was 0");
     assertThatThrownBy(() -> new LastKnownResults(10, -1))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxBytes must be at least 1, was -1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxBytes must be at least 1, was -1");
   }
 }

@@ -53,14 +53,28 @@ class MemberLossIT {
   void losingOneOfTwoMembersLosesNoWriteCount() throws Exception {
     String cluster = "toolgate-loss-" + UUID.randomUUID();
     first = member(cluster, 5851, null);
-    second = member(cluster, 5851, "127.0.0.1:" + first.getCluster().getLocalMember().getAddress().getPort());
-    String addresses = first.getCluster().getMembers().stream()
-        .map(m -> "\"127.0.0.1:" + m.getAddress().getPort() + "\"").reduce((x, y) -> x + ", " + y).orElseThrow();
+    second =
+        member(
+            cluster,
+            5851,
+            "127.0.0.1:" + first.getCluster().getLocalMember().getAddress().getPort());
+    String addresses =
+        first.getCluster().getMembers().stream()
+            .map(m -> "\"127.0.0.1:" + m.getAddress().getPort() + "\"")
+            .reduce((x, y) -> x + ", " + y)
+            .orElseThrow();
     assertThat(first.getCluster().getMembers()).hasSize(2);
-    f = SidecarFixture.start(dir, Map.of(),
-        "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
-            + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
-            + "sharedState: {mode: client, clusterName: " + cluster + ", members: [" + addresses + "]}\n");
+    f =
+        SidecarFixture.start(
+            dir,
+            Map.of(),
+            "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
+                + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
+                + "sharedState: {mode: client, clusterName: "
+                + cluster
+                + ", members: ["
+                + addresses
+                + "]}\n");
     String session = f.initialize(API);
 
     int ok = 0;
@@ -68,9 +82,17 @@ class MemberLossIT {
       if (i == 8) {
         first.getLifecycleService().terminate();
       }
-      String body = f.send(f.post(API, SidecarFixture.toolCall(i, "restart_deployment_job",
-              "{\"job_id\":\"j" + i + "\",\"environment\":\"prod\"}", "{\"dev.toolgate/intent-id\":\"i" + i + "\"}"))
-          .header("Mcp-Session-Id", session)).body();
+      String body =
+          f.send(
+                  f.post(
+                          API,
+                          SidecarFixture.toolCall(
+                              i,
+                              "restart_deployment_job",
+                              "{\"job_id\":\"j" + i + "\",\"environment\":\"prod\"}",
+                              "{\"dev.toolgate/intent-id\":\"i" + i + "\"}"))
+                      .header("Mcp-Session-Id", session))
+              .body();
       if (!new JsonObject(body).getJsonObject("result").getBoolean("isError")) {
         ok++;
       }

@@ -18,17 +18,33 @@ class SessionAuditTest {
     SessionAudit audit = new SessionAudit();
     audit.record("s1", AT, "get_job", 1, "success", "allowed");
     audit.record("s2", AT, "other", 1, "success", "allowed");
-    audit.record("s1", AT.plusMillis(1_500), "cancel_job", 0, "policy_denied", "denied:quota_exceeded");
+    audit.record(
+        "s1", AT.plusMillis(1_500), "cancel_job", 0, "policy_denied", "denied:quota_exceeded");
 
-    assertThat(audit.lastCalls("s1")).isEqualTo(new JsonArray()
-        .add(new JsonObject().put("ts", "2026-12-02T18:00:00Z").put("tool", "get_job").put("attempt", 1)
-            .put("result", "success").put("decision", "allowed"))
-        .add(new JsonObject().put("ts", "2026-12-02T18:00:01.500Z").put("tool", "cancel_job").put("attempt", 0)
-            .put("result", "policy_denied").put("decision", "denied:quota_exceeded")));
+    assertThat(audit.lastCalls("s1"))
+        .isEqualTo(
+            new JsonArray()
+                .add(
+                    new JsonObject()
+                        .put("ts", "2026-12-02T18:00:00Z")
+                        .put("tool", "get_job")
+                        .put("attempt", 1)
+                        .put("result", "success")
+                        .put("decision", "allowed"))
+                .add(
+                    new JsonObject()
+                        .put("ts", "2026-12-02T18:00:01.500Z")
+                        .put("tool", "cancel_job")
+                        .put("attempt", 0)
+                        .put("result", "policy_denied")
+                        .put("decision", "denied:quota_exceeded")));
     assertThat(audit.lastCalls("unknown")).isEmpty();
   }
 
-  /** Records {@code n} calls of session "s", named tool-0 to tool-(n-1), and returns the tools its list names. */
+  /**
+   * Records {@code n} calls of session "s", named tool-0 to tool-(n-1), and returns the tools its
+   * list names.
+   */
   private static List<String> toolsListedAfter(int n) {
     SessionAudit audit = new SessionAudit();
     for (int i = 0; i < n; i++) {
@@ -118,6 +134,7 @@ class SessionAuditTest {
     SessionAudit audit = new SessionAudit();
     audit.record("s", AT.plusNanos(1_234_567), "get_job", 1, "success", "allowed");
 
-    assertThat(audit.lastCalls("s").getJsonObject(0).getString("ts")).isEqualTo("2026-12-02T18:00:00.001234567Z");
+    assertThat(audit.lastCalls("s").getJsonObject(0).getString("ts"))
+        .isEqualTo("2026-12-02T18:00:00.001234567Z");
   }
 }

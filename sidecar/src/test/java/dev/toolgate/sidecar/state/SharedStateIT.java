@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two sidecar replicas of one agent, clients of one real Hazelcast member: an agent cannot escape
- * a quota or duplicate a write by landing on the other replica.
+ * Two sidecar replicas of one agent, clients of one real Hazelcast member: an agent cannot escape a
+ * quota or duplicate a write by landing on the other replica.
  */
 class SharedStateIT {
 
@@ -55,10 +55,14 @@ class SharedStateIT {
     config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
     member = Hazelcast.newHazelcastInstance(config);
     int port = member.getCluster().getLocalMember().getAddress().getPort();
-    sharedState = "sharedState: {mode: client, clusterName: " + cluster
-        + ", members: [\"127.0.0.1:" + port + "\"], configKey: ops/deployment-tools}\n";
-    String shared = TOOLS + sharedState
-        + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\n";
+    sharedState =
+        "sharedState: {mode: client, clusterName: "
+            + cluster
+            + ", members: [\"127.0.0.1:"
+            + port
+            + "\"], configKey: ops/deployment-tools}\n";
+    String shared =
+        TOOLS + sharedState + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\n";
     Path dirA = Files.createDirectory(dir.resolve("a"));
     Path dirB = Files.createDirectory(dir.resolve("b"));
     Files.writeString(dirA.resolve("admin.token"), TOKEN);
@@ -82,15 +86,22 @@ class SharedStateIT {
   }
 
   private String write(SidecarFixture via, String intent, String job) {
-    return call(via, RESTART, new JsonObject().put("job_id", job).put("environment", "prod"),
+    return call(
+        via,
+        RESTART,
+        new JsonObject().put("job_id", job).put("environment", "prod"),
         new JsonObject().put("dev.toolgate/intent-id", intent));
   }
 
   private String call(SidecarFixture via, String tool, JsonObject args, JsonObject meta) {
     try {
-      HttpResponse<String> r = via.send(via.post(API, SidecarFixture.toolCall(1, tool, args.encode(),
-              meta == null ? null : meta.encode()))
-          .header("Mcp-Session-Id", session));
+      HttpResponse<String> r =
+          via.send(
+              via.post(
+                      API,
+                      SidecarFixture.toolCall(
+                          1, tool, args.encode(), meta == null ? null : meta.encode()))
+                  .header("Mcp-Session-Id", session));
       JsonObject result = new JsonObject(r.body()).getJsonObject("result");
       if (!result.getBoolean("isError")) {
         return result.getJsonObject("_meta") != null ? "replayed" : "ok";
@@ -103,9 +114,16 @@ class SharedStateIT {
 
   @Test
   void sixteenConcurrentWritesOfOneSessionAcrossTwoReplicasExecuteExactlyFifteen() {
-    List<String> codes = IntStream.range(0, 16)
-        .mapToObj(i -> CompletableFuture.supplyAsync(() -> write(i % 2 == 0 ? a : b, "i" + i, "j" + i)))
-        .toList().stream().map(CompletableFuture::join).toList();
+    List<String> codes =
+        IntStream.range(0, 16)
+            .mapToObj(
+                i ->
+                    CompletableFuture.supplyAsync(
+                        () -> write(i % 2 == 0 ? a : b, "i" + i, "j" + i)))
+            .toList()
+            .stream()
+            .map(CompletableFuture::join)
+            .toList();
 
     assertThat(codes.stream().filter("ok"::equals)).hasSize(15);
     assertThat(codes.stream().filter("quota_exceeded"::equals)).hasSize(1);
@@ -130,9 +148,22 @@ class SharedStateIT {
 
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
     Path token = dir.resolve("a/admin.token");
-    int code = dev.toolgate.sidecar.admin.QuotaCommand.run(new String[] {"quota", "raise",
-        "--admin", a.adminUrl(""), "--token-file", token.toString(), "--session", session, "--writes", "2"},
-        new java.io.PrintStream(out), new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+    int code =
+        dev.toolgate.sidecar.admin.QuotaCommand.run(
+            new String[] {
+              "quota",
+              "raise",
+              "--admin",
+              a.adminUrl(""),
+              "--token-file",
+              token.toString(),
+              "--session",
+              session,
+              "--writes",
+              "2"
+            },
+            new java.io.PrintStream(out),
+            new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
 
     assertThat(code).isZero();
     assertThat(new JsonObject(out.toString()).getInteger("extraWrites")).isEqualTo(2);
@@ -145,8 +176,12 @@ class SharedStateIT {
   void withoutTheClusterReadsServeOnLocalStateAndWritesFailClosed() throws Exception {
     member.shutdown();
 
-    String read = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
-        .until(() -> call(a, "get_deployment_job", new JsonObject().put("job_id", "j1"), null), "ok"::equals);
+    String read =
+        org.awaitility.Awaitility.await()
+            .atMost(java.time.Duration.ofSeconds(20))
+            .until(
+                () -> call(a, "get_deployment_job", new JsonObject().put("job_id", "j1"), null),
+                "ok"::equals);
     String write = write(a, "down-1", "j1");
 
     assertThat(read).isEqualTo("ok");
@@ -167,24 +202,34 @@ class SharedStateIT {
     assertThat(call(a, "get_deployment_job", job, null)).isEqualTo("circuit_open");
     long opened = System.nanoTime();
 
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(1))
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(1))
         .pollInterval(java.time.Duration.ofMillis(20))
         .until(() -> call(b, "get_deployment_job", job, null), "circuit_open"::equals);
     assertThat((System.nanoTime() - opened) / 1_000_000).isLessThan(1_000);
 
     a.backend.faults().latency("get_deployment_job", 400);
-    java.util.concurrent.atomic.AtomicReference<List<String>> round = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicReference<List<String>> round =
+        new java.util.concurrent.atomic.AtomicReference<>();
     long before = a.backend.ledger().callsReceived("get_deployment_job");
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
-        .pollInterval(java.time.Duration.ofMillis(100)).until(() -> {
-          List<CompletableFuture<String>> calls = IntStream.range(0, 4)
-              .mapToObj(i -> CompletableFuture.supplyAsync(() -> call(i % 2 == 0 ? a : b, "get_deployment_job", job, null)))
-              .toList();
-          round.set(calls.stream().map(CompletableFuture::join).toList());
-          return round.get().contains("ok");
-        });
-    assertThat(round.get()).as("one probe across both replicas").containsExactlyInAnyOrder(
-        "ok", "circuit_open", "circuit_open", "circuit_open");
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .pollInterval(java.time.Duration.ofMillis(100))
+        .until(
+            () -> {
+              List<CompletableFuture<String>> calls =
+                  IntStream.range(0, 4)
+                      .mapToObj(
+                          i ->
+                              CompletableFuture.supplyAsync(
+                                  () -> call(i % 2 == 0 ? a : b, "get_deployment_job", job, null)))
+                      .toList();
+              round.set(calls.stream().map(CompletableFuture::join).toList());
+              return round.get().contains("ok");
+            });
+    assertThat(round.get())
+        .as("one probe across both replicas")
+        .containsExactlyInAnyOrder("ok", "circuit_open", "circuit_open", "circuit_open");
     assertThat(a.backend.ledger().callsReceived("get_deployment_job") - before).isEqualTo(1);
   }
 
@@ -197,8 +242,13 @@ class SharedStateIT {
     assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("backend_503");
     // A has seen 2 calls and B 1: neither reaches minimumCalls (4) alone. Once B knows A's window,
     // its next failure makes 4 calls, 4 failures: it opens.
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(3)).until(() -> b.admin("/metrics")
-        .contains("toolgate_breaker_peer_calls{breaker=\"deployment-api/get_deployment_job\"} 2.0"));
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(3))
+        .until(
+            () ->
+                b.admin("/metrics")
+                    .contains(
+                        "toolgate_breaker_peer_calls{breaker=\"deployment-api/get_deployment_job\"} 2.0"));
     assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("backend_503");
 
     assertThat(call(b, "get_deployment_job", job, null)).isEqualTo("circuit_open");
@@ -206,14 +256,23 @@ class SharedStateIT {
 
   @Test
   void aConfigurationPublishedInTheSharedStateReachesBothReplicasWithinSeconds() throws Exception {
-    String published = SidecarFixture.config(a.backend.mcpUrl(), Map.of(), TOOLS + sharedState
-        + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\nkillSwitch: {blockWrites: true}\n", 9);
+    String published =
+        SidecarFixture.config(
+            a.backend.mcpUrl(),
+            Map.of(),
+            TOOLS
+                + sharedState
+                + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\nkillSwitch: {blockWrites: true}\n",
+            9);
 
     member.getMap("toolgate.configs").put("ops/deployment-tools", published);
 
-    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() ->
-        new JsonObject(a.admin("/config")).getLong("revision") == 9
-            && new JsonObject(b.admin("/config")).getLong("revision") == 9);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(5))
+        .until(
+            () ->
+                new JsonObject(a.admin("/config")).getLong("revision") == 9
+                    && new JsonObject(b.admin("/config")).getLong("revision") == 9);
     assertThat(write(b, "after-kill", "j1")).isEqualTo("writes_blocked");
   }
 

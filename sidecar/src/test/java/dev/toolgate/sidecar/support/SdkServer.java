@@ -42,7 +42,8 @@ public final class SdkServer implements AutoCloseable {
   private final int port;
   private final Runnable closeServer;
 
-  private SdkServer(HttpServlet servlet, Runnable closeServer, Path baseDir) throws LifecycleException {
+  private SdkServer(HttpServlet servlet, Runnable closeServer, Path baseDir)
+      throws LifecycleException {
     this.closeServer = closeServer;
     tomcat = new Tomcat();
     tomcat.setBaseDir(baseDir.toString());
@@ -56,12 +57,18 @@ public final class SdkServer implements AutoCloseable {
     context.addServletMappingDecoded("/*", "mcp");
     FilterDef recorder = new FilterDef();
     recorder.setFilterName("recorder");
-    recorder.setFilter((Filter) (req, res, chain) -> {
-      HttpServletRequest http = (HttpServletRequest) req;
-      requests.add(new Seen(http.getMethod(), http.getRequestURI(),
-          http.getHeader("Mcp-Session-Id"), http.getHeader("MCP-Protocol-Version")));
-      chain.doFilter(req, res);
-    });
+    recorder.setFilter(
+        (Filter)
+            (req, res, chain) -> {
+              HttpServletRequest http = (HttpServletRequest) req;
+              requests.add(
+                  new Seen(
+                      http.getMethod(),
+                      http.getRequestURI(),
+                      http.getHeader("Mcp-Session-Id"),
+                      http.getHeader("MCP-Protocol-Version")));
+              chain.doFilter(req, res);
+            });
     recorder.setAsyncSupported("true");
     context.addFilterDef(recorder);
     FilterMap map = new FilterMap();
@@ -76,7 +83,8 @@ public final class SdkServer implements AutoCloseable {
     return McpSchema.Tool.builder()
         .name("echo")
         .description("Echoes its text; reports progress first when asked to.")
-        .inputSchema(Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string"))))
+        .inputSchema(
+            Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string"))))
         .build();
   }
 
@@ -99,25 +107,26 @@ public final class SdkServer implements AutoCloseable {
             .tools(
                 McpServerFeatures.SyncToolSpecification.builder()
                     .tool(echoTool())
-                    .callHandler((exchange, request) -> {
-                      Object token = request.progressToken();
-                      if (token != null) {
-                        exchange.progressNotification(
-                            new McpSchema.ProgressNotification(token, 1, 2.0, "half way"));
-                        try {
-                          // Finishes only once the client saw the progress: proves streaming.
-                          if (!self[0].progressSeen.await(10, TimeUnit.SECONDS)) {
-                            return McpSchema.CallToolResult.builder()
-                                .addTextContent("progress never reached the client")
-                                .isError(true)
-                                .build();
+                    .callHandler(
+                        (exchange, request) -> {
+                          Object token = request.progressToken();
+                          if (token != null) {
+                            exchange.progressNotification(
+                                new McpSchema.ProgressNotification(token, 1, 2.0, "half way"));
+                            try {
+                              // Finishes only once the client saw the progress: proves streaming.
+                              if (!self[0].progressSeen.await(10, TimeUnit.SECONDS)) {
+                                return McpSchema.CallToolResult.builder()
+                                    .addTextContent("progress never reached the client")
+                                    .isError(true)
+                                    .build();
+                              }
+                            } catch (InterruptedException e) {
+                              Thread.currentThread().interrupt();
+                            }
                           }
-                        } catch (InterruptedException e) {
-                          Thread.currentThread().interrupt();
-                        }
-                      }
-                      return self[0].echo(request.arguments());
-                    })
+                          return self[0].echo(request.arguments());
+                        })
                     .build())
             .build();
     self[0] = new SdkServer(transport, server::close, Files.createTempDirectory(baseDir, "tomcat"));
@@ -174,7 +183,8 @@ public final class SdkServer implements AutoCloseable {
     closeServer.run();
     tomcat.stop();
     tomcat.destroy();
-    // A Tomcat sets these to its directory when unset, and every later Tomcat in the JVM would create
+    // A Tomcat sets these to its directory when unset, and every later Tomcat in the JVM would
+    // create
     // that directory again, after the test that owned it had deleted it.
     System.clearProperty(Globals.CATALINA_HOME_PROP);
     System.clearProperty(Globals.CATALINA_BASE_PROP);

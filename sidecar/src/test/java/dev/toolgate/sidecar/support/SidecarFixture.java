@@ -51,20 +51,24 @@ public final class SidecarFixture implements AutoCloseable {
 
   private final boolean ownsBackend;
 
-  private SidecarFixture(Path dir, DemoBackend shared, Map<String, String> extraUpstreams, String extraYaml)
+  private SidecarFixture(
+      Path dir, DemoBackend shared, Map<String, String> extraUpstreams, String extraYaml)
       throws Exception {
     ownsBackend = shared == null;
-    backend = shared != null ? shared
-        : DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
+    backend =
+        shared != null
+            ? shared
+            : DemoBackend.start(vertx, DemoBackendOptions.ephemeral()).await(10, TimeUnit.SECONDS);
     if (!extraYaml.contains("sharedState:")) {
       // Local state unless a test asks for Hazelcast: quick, and no member to start.
       extraYaml = extraYaml + "sharedState: {mode: local}\n";
     }
     if (!extraYaml.contains("warmupCalls")) {
       // No warm-up unless a test asks: its CPU right after ready would slow the cases timed in ms.
-      extraYaml = extraYaml.contains("runtime: {")
-          ? extraYaml.replace("runtime: {", "runtime: {warmupCalls: 0, ")
-          : extraYaml + "runtime: {warmupCalls: 0}\n";
+      extraYaml =
+          extraYaml.contains("runtime: {")
+              ? extraYaml.replace("runtime: {", "runtime: {warmupCalls: 0, ")
+              : extraYaml + "runtime: {warmupCalls: 0}\n";
     }
     configFile = dir.resolve("sidecar.yaml");
     writeApprovalKey(dir);
@@ -84,13 +88,15 @@ public final class SidecarFixture implements AutoCloseable {
   }
 
   /** A sidecar in front of a backend another fixture owns: replicas of one agent. */
-  public static SidecarFixture replica(Path dir, DemoBackend backend, String extraYaml) throws Exception {
+  public static SidecarFixture replica(Path dir, DemoBackend backend, String extraYaml)
+      throws Exception {
     return new SidecarFixture(dir, backend, Map.of(), extraYaml);
   }
 
   /**
    * The demo configuration with loopback ports from 0, the given upstreams and extra fields; a
-   * top-level field of {@code extraYaml} replaces the demo's (the loader refuses a field given twice).
+   * top-level field of {@code extraYaml} replaces the demo's (the loader refuses a field given
+   * twice).
    */
   public static String config(
       String backendUrl, Map<String, String> extraUpstreams, String extraYaml, long revision)
@@ -103,16 +109,30 @@ public final class SidecarFixture implements AutoCloseable {
             .replace("revision: 1", "revision: " + revision);
     StringBuilder upstreams = new StringBuilder("upstreams:\n");
     extraUpstreams.forEach(
-        (name, url) -> upstreams.append("- {name: ").append(name).append(", url: \"")
-            .append(url).append("\"}\n"));
-    return withoutFieldsOf(extraYaml, yaml.replace("upstreams:\n", upstreams.toString())) + extraYaml;
+        (name, url) ->
+            upstreams
+                .append("- {name: ")
+                .append(name)
+                .append(", url: \"")
+                .append(url)
+                .append("\"}\n"));
+    return withoutFieldsOf(extraYaml, yaml.replace("upstreams:\n", upstreams.toString()))
+        + extraYaml;
   }
 
-  private static final Pattern TOP_LEVEL_FIELD = Pattern.compile("^([A-Za-z]+):", Pattern.MULTILINE);
+  private static final Pattern TOP_LEVEL_FIELD =
+      Pattern.compile("^([A-Za-z]+):", Pattern.MULTILINE);
 
-  /** {@code yaml} without the top-level fields that {@code extraYaml} gives, each with its block. */
+  /**
+   * {@code yaml} without the top-level fields that {@code extraYaml} gives, each with its block.
+   */
   private static String withoutFieldsOf(String extraYaml, String yaml) {
-    Set<String> replaced = TOP_LEVEL_FIELD.matcher(extraYaml).results().map(m -> m.group(1)).collect(Collectors.toSet());
+    Set<String> replaced =
+        TOP_LEVEL_FIELD
+            .matcher(extraYaml)
+            .results()
+            .map(m -> m.group(1))
+            .collect(Collectors.toSet());
     StringBuilder kept = new StringBuilder();
     boolean skipping = false;
     for (String line : yaml.split("\n", -1)) {
@@ -167,15 +187,20 @@ public final class SidecarFixture implements AutoCloseable {
   /** Initializes an MCP session on an upstream; returns its session id. */
   public String initialize(String upstream) throws Exception {
     HttpResponse<String> response =
-        send(post(upstream, """
+        send(
+            post(
+                upstream,
+                """
             {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",
              "capabilities":{},"clientInfo":{"name":"it","version":"1"}}}"""));
     if (response.statusCode() != 200) {
-      throw new IllegalStateException("initialize failed: " + response.statusCode() + " " + response.body());
+      throw new IllegalStateException(
+          "initialize failed: " + response.statusCode() + " " + response.body());
     }
     String session = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
-    send(post(upstream, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
-        .header("Mcp-Session-Id", session));
+    send(
+        post(upstream, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+            .header("Mcp-Session-Id", session));
     return session;
   }
 
@@ -183,24 +208,40 @@ public final class SidecarFixture implements AutoCloseable {
    * A proxy alone (no admin listener, no warm-up) on the demo configuration plus {@code extraYaml},
    * over {@code backend}, with the events and stores a test stands in: on 127.0.0.1, a port from 0.
    */
-  public static HttpServer proxy(Vertx vertx, Path dir, DemoBackend backend, String extraYaml, EventSink events,
-      Stores stores) throws Exception {
+  public static HttpServer proxy(
+      Vertx vertx, Path dir, DemoBackend backend, String extraYaml, EventSink events, Stores stores)
+      throws Exception {
     Path file = dir.resolve("sidecar.yaml");
     writeApprovalKey(dir);
-    Files.writeString(file, config(backend.mcpUrl(), Map.of(), extraYaml + "runtime: {warmupCalls: 0}\n", 1));
-    Proxy proxy = Proxy.create(vertx, Routing.of(new ConfigLoader(Clock.systemUTC()).load(file)), events,
-        ToolgateMetrics.detached(), Clock.systemUTC(), stores);
-    return vertx.createHttpServer().requestHandler(proxy.handler()).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+    Files.writeString(
+        file, config(backend.mcpUrl(), Map.of(), extraYaml + "runtime: {warmupCalls: 0}\n", 1));
+    Proxy proxy =
+        Proxy.create(
+            vertx,
+            Routing.of(new ConfigLoader(Clock.systemUTC()).load(file)),
+            events,
+            ToolgateMetrics.detached(),
+            Clock.systemUTC(),
+            stores);
+    return vertx
+        .createHttpServer()
+        .requestHandler(proxy.handler())
+        .listen(0, "127.0.0.1")
+        .await(10, TimeUnit.SECONDS);
   }
 
-  /** A 2026-07-28 {@code tools/call} POST of {@code call} to a proxy on {@code port}, the method and tool in headers too. */
+  /**
+   * A 2026-07-28 {@code tools/call} POST of {@code call} to a proxy on {@code port}, the method and
+   * tool in headers too.
+   */
   public static HttpRequest toolCallRequest(int port, String tool, String call) {
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp/" + API))
         .header("Accept", ACCEPT_BOTH)
         .header("MCP-Protocol-Version", "2026-07-28")
         .header("Mcp-Method", "tools/call")
         .header("Mcp-Name", tool)
-        .POST(HttpRequest.BodyPublishers.ofString(call)).build();
+        .POST(HttpRequest.BodyPublishers.ofString(call))
+        .build();
   }
 
   public static String toolCall(Object id, String tool, String argumentsJson, String metaJson) {
@@ -220,7 +261,9 @@ public final class SidecarFixture implements AutoCloseable {
 
   public String admin(String path) throws Exception {
     return http.send(
-            HttpRequest.newBuilder(URI.create(adminUrl(path))).timeout(Duration.ofSeconds(10)).build(),
+            HttpRequest.newBuilder(URI.create(adminUrl(path)))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
   }

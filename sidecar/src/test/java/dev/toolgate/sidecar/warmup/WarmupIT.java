@@ -62,17 +62,26 @@ class WarmupIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> warmup().startsWith("done"));
     String session = f.initialize(SidecarFixture.API);
 
-    HttpResponse<String> answer = f.send(f.post(SidecarFixture.API,
-        SidecarFixture.toolCall(1, "get_deployment_job", "{\"job_id\":\"j1\"}", null))
-        .header("Mcp-Session-Id", session));
+    HttpResponse<String> answer =
+        f.send(
+            f.post(
+                    SidecarFixture.API,
+                    SidecarFixture.toolCall(1, "get_deployment_job", "{\"job_id\":\"j1\"}", null))
+                .header("Mcp-Session-Id", session));
 
     assertThat(answer.statusCode()).isEqualTo(200);
-    assertThat(new JsonObject(answer.body()).getJsonObject("result").getBoolean("isError")).isFalse();
+    assertThat(new JsonObject(answer.body()).getJsonObject("result").getBoolean("isError"))
+        .isFalse();
     assertThat(f.backend.ledger().callsReceived("get_deployment_job")).isEqualTo(1);
     f.events.first("get_deployment_job");
     assertThat(f.events.forTool("get_deployment_job")).hasSize(1);
-    await("the attempt counted, just after its answer").atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(f.admin("/metrics")).contains("toolgate_attempts_total{result=\"success\",tool=\"get_deployment_job\""));
+    await("the attempt counted, just after its answer")
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(f.admin("/metrics"))
+                    .contains(
+                        "toolgate_attempts_total{result=\"success\",tool=\"get_deployment_job\""));
   }
 
   @Test

@@ -2,9 +2,9 @@ package dev.toolgate.sidecar.warmup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.config.ConfigLoader;
 import dev.toolgate.sidecar.config.LoadedConfig;
-import dev.toolgate.policy.config.SharedStateOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,7 +24,8 @@ class WarmupTest {
     return new ConfigLoader(Clock.systemUTC()).load(file);
   }
 
-  private static final String CONFIG = """
+  private static final String CONFIG =
+      """
       sharedState: {mode: client, members: ["10.0.0.1:5701"]}
       upstreams:
         - {name: api, url: "http://backend:8080/mcp"}
@@ -46,7 +47,8 @@ class WarmupTest {
 
     LoadedConfig warm = Warmup.stubbed(loaded, STUB);
 
-    assertThat(warm.config().policy().upstreams()).extracting(u -> u.name() + "=" + u.url())
+    assertThat(warm.config().policy().upstreams())
+        .extracting(u -> u.name() + "=" + u.url())
         .containsExactly("api=" + STUB, "other=" + STUB);
     assertThat(warm.config().policy().tools()).isEqualTo(loaded.config().policy().tools());
     assertThat(warm.config().policy().budget()).isEqualTo(loaded.config().policy().budget());
@@ -67,12 +69,16 @@ class WarmupTest {
   @Test
   void callsTheReadToolsOnTheirUpstreamsAndNeverAWrite() throws Exception {
     assertThat(Warmup.targets(load(CONFIG).config().policy()))
-        .containsExactly(new WarmupClient.Target("api", "get_job"), new WarmupClient.Target("other", "list_jobs"));
+        .containsExactly(
+            new WarmupClient.Target("api", "get_job"),
+            new WarmupClient.Target("other", "list_jobs"));
   }
 
   @Test
   void callsThePassThroughToolWhenNoReadToolIsConfigured() throws Exception {
-    LoadedConfig writesOnly = load("""
+    LoadedConfig writesOnly =
+        load(
+            """
         upstreams:
           - {name: api, url: "http://backend:8080/mcp"}
         tools:

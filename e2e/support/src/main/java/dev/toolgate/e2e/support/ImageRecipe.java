@@ -1,8 +1,8 @@
 package dev.toolgate.e2e.support;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,11 +12,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A Dockerfile's instructions, one per line (the recipes here have no continuation lines), and
- * what can be done with them without a container engine: stage the files it copies into {@code
- * /app} in a directory of this machine, and run its {@code RUN} steps (the sidecar's class-data
- * sharing training runs) there. The image tests and the benchmark both train the archives this
- * way, so the recipe stays the one source of how the image records them.
+ * A Dockerfile's instructions, one per line (the recipes here have no continuation lines), and what
+ * can be done with them without a container engine: stage the files it copies into {@code /app} in
+ * a directory of this machine, and run its {@code RUN} steps (the sidecar's class-data sharing
+ * training runs) there. The image tests and the benchmark both train the archives this way, so the
+ * recipe stays the one source of how the image records them.
  */
 public final class ImageRecipe {
 
@@ -38,7 +38,10 @@ public final class ImageRecipe {
     this.lines = lines;
   }
 
-  /** The recipe at {@code dockerfile}, relative to {@code root}, the checkout its COPY sources are in. */
+  /**
+   * The recipe at {@code dockerfile}, relative to {@code root}, the checkout its COPY sources are
+   * in.
+   */
   public static ImageRecipe of(Path root, String dockerfile) throws IOException {
     List<String> lines = new ArrayList<>();
     for (String line : Files.readAllLines(root.resolve(dockerfile))) {
@@ -51,7 +54,9 @@ public final class ImageRecipe {
 
   /** The arguments of every {@code instruction}, in order. */
   public List<String> all(String instruction) {
-    return lines.stream().filter(l -> l.startsWith(instruction + " ")).map(l -> l.substring(instruction.length() + 1))
+    return lines.stream()
+        .filter(l -> l.startsWith(instruction + " "))
+        .map(l -> l.substring(instruction.length() + 1))
         .toList();
   }
 
@@ -63,7 +68,10 @@ public final class ImageRecipe {
     return found.get(found.size() - 1);
   }
 
-  /** An instruction's exec form ({@code ["java", "-jar", ...]}) as its words; the shell form is refused. */
+  /**
+   * An instruction's exec form ({@code ["java", "-jar", ...]}) as its words; the shell form is
+   * refused.
+   */
   public static List<String> exec(String json) throws IOException {
     List<String> words = new ArrayList<>();
     try (JsonParser parser = JSON.createParser(json)) {
@@ -90,7 +98,8 @@ public final class ImageRecipe {
   /**
    * Copies what the recipe copies into {@code /app} to {@code app}, emptied first (an archive an
    * earlier staging recorded must not pass for this recipe's); in the YAML files among them the
-   * fixed ports (15000, 15020, 5701) become free ones, since a test or a benchmark never binds a fixed port.
+   * fixed ports (15000, 15020, 5701) become free ones, since a test or a benchmark never binds a
+   * fixed port.
    */
   public void stage(Path app, FreePorts freePorts) throws IOException {
     FreshDirectory.create(app);
@@ -101,8 +110,9 @@ public final class ImageRecipe {
       if (staged.toString().endsWith(".yaml")) {
         String yaml = Files.readString(staged);
         for (String port : FIXED_PORTS) {
-          yaml = yaml.replace("127.0.0.1:" + port, "127.0.0.1:" + freePorts.next())
-              .replaceAll("port: " + Pattern.quote(port) + "\\b", "port: " + freePorts.next());
+          yaml =
+              yaml.replace("127.0.0.1:" + port, "127.0.0.1:" + freePorts.next())
+                  .replaceAll("port: " + Pattern.quote(port) + "\\b", "port: " + freePorts.next());
         }
         Files.writeString(staged, yaml);
       }
@@ -118,13 +128,17 @@ public final class ImageRecipe {
     return mapped;
   }
 
-  /** Runs each {@code RUN} step in the staged {@code app}, in order; their output goes to {@code logs}. */
+  /**
+   * Runs each {@code RUN} step in the staged {@code app}, in order; their output goes to {@code
+   * logs}.
+   */
   public void runSteps(Path app, Path logs, String name) throws IOException, InterruptedException {
     List<String> steps = all("RUN");
     for (int i = 0; i < steps.size(); i++) {
       List<String> command = exec(steps.get(i));
       if (!command.get(0).equals("java")) {
-        throw new IllegalStateException("only the recipe's java steps can run outside an image: " + steps.get(i));
+        throw new IllegalStateException(
+            "only the recipe's java steps can run outside an image: " + steps.get(i));
       }
       LocalProcess.runJava(logs, name + "-" + i, local(command, app));
     }

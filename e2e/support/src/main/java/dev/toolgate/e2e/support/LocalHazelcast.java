@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A stock Hazelcast member on 127.0.0.1 (the jar as the chart's image runs it), cluster "toolgate". */
+/**
+ * A stock Hazelcast member on 127.0.0.1 (the jar as the chart's image runs it), cluster "toolgate".
+ */
 public final class LocalHazelcast {
 
   private LocalHazelcast() {}
@@ -26,24 +28,39 @@ public final class LocalHazelcast {
               tcp-ip: {enabled: true, member-list: ["127.0.0.1:%d"]}
           properties:
             hazelcast.phone.home.enabled: "false"
-        """.formatted(port, port);
+        """
+        .formatted(port, port);
   }
 
-  /** Starts the member from {@code hazelcastJar} and returns once it accepts connections (60 s at most). */
+  /**
+   * Starts the member from {@code hazelcastJar} and returns once it accepts connections (60 s at
+   * most).
+   */
   public static LocalProcess start(Path work, Path logs, String hazelcastJar, int port)
       throws IOException, InterruptedException {
     if (hazelcastJar == null || !Files.isRegularFile(Path.of(hazelcastJar))) {
-      throw new IllegalStateException("the Hazelcast jar is needed to start a member, was " + hazelcastJar);
+      throw new IllegalStateException(
+          "the Hazelcast jar is needed to start a member, was " + hazelcastJar);
     }
     Path config = work.resolve("hazelcast.yaml");
     Files.writeString(config, config(port));
-    LocalProcess member = LocalProcess.java("hazelcast", logs, List.of("-Xmx256m", "-Dhazelcast.config=" + config,
-        "-Dhazelcast.logging.type=jdk", "-cp", hazelcastJar, "com.hazelcast.core.server.HazelcastMemberStarter"));
+    LocalProcess member =
+        LocalProcess.java(
+            "hazelcast",
+            logs,
+            List.of(
+                "-Xmx256m",
+                "-Dhazelcast.config=" + config,
+                "-Dhazelcast.logging.type=jdk",
+                "-cp",
+                hazelcastJar,
+                "com.hazelcast.core.server.HazelcastMemberStarter"));
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (!listening(port)) {
       if (!member.alive() || System.nanoTime() > deadline) {
         member.close();
-        throw new IllegalStateException("the Hazelcast member did not start: see " + member.stderr());
+        throw new IllegalStateException(
+            "the Hazelcast member did not start: see " + member.stderr());
       }
       Thread.sleep(50); // polling another process's port: there is no event to wait on
     }

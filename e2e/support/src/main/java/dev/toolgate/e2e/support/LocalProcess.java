@@ -13,15 +13,17 @@ import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 /**
- * A process started on this machine, its output in files, its CPU time and resident memory read from
- * /proc (with its children's), stopped and waited for on close.
+ * A process started on this machine, its output in files, its CPU time and resident memory read
+ * from /proc (with its children's), stopped and waited for on close.
  */
 public final class LocalProcess implements AutoCloseable {
 
   /** The JVM running this code: every Java process is started with the same one. */
   public static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+
   /** Clock ticks per second in /proc's CPU times (USER_HZ). */
   public static final double TICKS_PER_SECOND = 100.0;
+
   private static final AtomicLong RUNS = new AtomicLong();
 
   private final String name;
@@ -36,17 +38,20 @@ public final class LocalProcess implements AutoCloseable {
     this.process = process;
   }
 
-  public static LocalProcess start(String name, Path logs, List<String> command, Map<String, String> environment)
+  public static LocalProcess start(
+      String name, Path logs, List<String> command, Map<String, String> environment)
       throws IOException {
     Files.createDirectories(logs);
     Path out = logs.resolve(name + ".out");
     Path err = logs.resolve(name + ".err");
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(environment);
-    return new LocalProcess(name, out, err, builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start());
+    return new LocalProcess(
+        name, out, err, builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start());
   }
 
-  public static LocalProcess java(String name, Path logs, List<String> arguments, Map<String, String> environment)
+  public static LocalProcess java(
+      String name, Path logs, List<String> arguments, Map<String, String> environment)
       throws IOException {
     return start(name, logs, javaCommand(arguments), environment);
   }
@@ -58,17 +63,23 @@ public final class LocalProcess implements AutoCloseable {
     return command;
   }
 
-  public static LocalProcess java(String name, Path logs, List<String> arguments) throws IOException {
+  public static LocalProcess java(String name, Path logs, List<String> arguments)
+      throws IOException {
     return java(name, logs, arguments, Map.of());
   }
 
-  /** Runs a short Java command to completion and returns its stdout; fails with its stderr otherwise. */
-  public static String runJava(Path logs, String name, List<String> arguments) throws IOException, InterruptedException {
+  /**
+   * Runs a short Java command to completion and returns its stdout; fails with its stderr
+   * otherwise.
+   */
+  public static String runJava(Path logs, String name, List<String> arguments)
+      throws IOException, InterruptedException {
     return runJava(logs, name, arguments, Map.of());
   }
 
   /** As {@link #runJava(Path, String, List)}, with these environment variables added. */
-  public static String runJava(Path logs, String name, List<String> arguments, Map<String, String> environment)
+  public static String runJava(
+      Path logs, String name, List<String> arguments, Map<String, String> environment)
       throws IOException, InterruptedException {
     return run(logs, name, javaCommand(arguments), environment);
   }
@@ -77,7 +88,8 @@ public final class LocalProcess implements AutoCloseable {
    * Runs a short command to completion, with these environment variables added, and returns its
    * stdout; fails with its stderr otherwise.
    */
-  public static String run(Path logs, String name, List<String> command, Map<String, String> environment)
+  public static String run(
+      Path logs, String name, List<String> command, Map<String, String> environment)
       throws IOException, InterruptedException {
     LocalProcess p = start(name + "-" + RUNS.incrementAndGet(), logs, command, environment);
     if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
@@ -85,7 +97,8 @@ public final class LocalProcess implements AutoCloseable {
       throw new IllegalStateException(name + " did not finish within 120 s");
     }
     if (p.process.exitValue() != 0) {
-      throw new IllegalStateException(name + " exited with " + p.process.exitValue() + ": " + Files.readString(p.stderr));
+      throw new IllegalStateException(
+          name + " exited with " + p.process.exitValue() + ": " + Files.readString(p.stderr));
     }
     return Files.readString(p.stdout);
   }
@@ -117,13 +130,17 @@ public final class LocalProcess implements AutoCloseable {
 
   /** CPU seconds (user + system) used so far by the process and its children. */
   public double cpuSeconds() {
-    return tree().mapToLong(h -> {
-      try {
-        return ticks(Files.readString(Path.of("/proc/" + h.pid() + "/stat")));
-      } catch (IOException | RuntimeException e) {
-        return 0;
-      }
-    }).sum() / TICKS_PER_SECOND;
+    return tree()
+            .mapToLong(
+                h -> {
+                  try {
+                    return ticks(Files.readString(Path.of("/proc/" + h.pid() + "/stat")));
+                  } catch (IOException | RuntimeException e) {
+                    return 0;
+                  }
+                })
+            .sum()
+        / TICKS_PER_SECOND;
   }
 
   /**
@@ -147,28 +164,40 @@ public final class LocalProcess implements AutoCloseable {
     return sum[0];
   }
 
-  /** Each thread of process {@code pid} with its /proc {@code stat} line; none where the process has ended or /proc is not there. */
+  /**
+   * Each thread of process {@code pid} with its /proc {@code stat} line; none where the process has
+   * ended or /proc is not there.
+   */
   private static void forEachThread(long pid, BiConsumer<Long, String> thread) {
     try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-      tasks.forEach(task -> {
-        try {
-          thread.accept(Long.parseLong(task.getFileName().toString()), Files.readString(task.resolve("stat")));
-        } catch (IOException | RuntimeException e) {
-          // the thread ended meanwhile
-        }
-      });
+      tasks.forEach(
+          task -> {
+            try {
+              thread.accept(
+                  Long.parseLong(task.getFileName().toString()),
+                  Files.readString(task.resolve("stat")));
+            } catch (IOException | RuntimeException e) {
+              // the thread ended meanwhile
+            }
+          });
     } catch (IOException | RuntimeException e) {
       // the process ended, or no /proc
     }
   }
 
-  /** Whether a thread's /proc {@code stat} line names a HotSpot JIT compiler thread (the kernel keeps 15 characters of a name). */
+  /**
+   * Whether a thread's /proc {@code stat} line names a HotSpot JIT compiler thread (the kernel
+   * keeps 15 characters of a name).
+   */
   public static boolean isCompilerThread(String stat) {
     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
   }
 
-  /** utime + stime of a /proc {@code stat} line (fields 14 and 15, counted after the command's closing parenthesis). */
+  /**
+   * utime + stime of a /proc {@code stat} line (fields 14 and 15, counted after the command's
+   * closing parenthesis).
+   */
   private static long ticks(String stat) {
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
@@ -176,25 +205,35 @@ public final class LocalProcess implements AutoCloseable {
 
   /**
    * Context switches of every thread of the process and its children so far, voluntary (a thread
-   * waited) and not (it was preempted): how often its threads hand work to each other and wait
-   * for a core. 0 where /proc is not there.
+   * waited) and not (it was preempted): how often its threads hand work to each other and wait for
+   * a core. 0 where /proc is not there.
    */
   public long contextSwitches() {
-    return tree().mapToLong(h -> {
-      try (var tasks = Files.list(Path.of("/proc/" + h.pid() + "/task"))) {
-        return tasks.mapToLong(task -> {
-          try {
-            return Files.readAllLines(task.resolve("status")).stream()
-                .filter(l -> l.startsWith("voluntary_ctxt_switches:") || l.startsWith("nonvoluntary_ctxt_switches:"))
-                .mapToLong(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).sum();
-          } catch (IOException | RuntimeException e) {
-            return 0; // the thread ended meanwhile
-          }
-        }).sum();
-      } catch (IOException | RuntimeException e) {
-        return 0;
-      }
-    }).sum();
+    return tree()
+        .mapToLong(
+            h -> {
+              try (var tasks = Files.list(Path.of("/proc/" + h.pid() + "/task"))) {
+                return tasks
+                    .mapToLong(
+                        task -> {
+                          try {
+                            return Files.readAllLines(task.resolve("status")).stream()
+                                .filter(
+                                    l ->
+                                        l.startsWith("voluntary_ctxt_switches:")
+                                            || l.startsWith("nonvoluntary_ctxt_switches:"))
+                                .mapToLong(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
+                                .sum();
+                          } catch (IOException | RuntimeException e) {
+                            return 0; // the thread ended meanwhile
+                          }
+                        })
+                    .sum();
+              } catch (IOException | RuntimeException e) {
+                return 0;
+              }
+            })
+        .sum();
   }
 
   /** Resident memory of the process and its children, in MiB (0 where /proc is not there). */
@@ -220,18 +259,21 @@ public final class LocalProcess implements AutoCloseable {
   }
 
   private long statusKib(String field) {
-    return tree().mapToLong(h -> {
-      try {
-        for (String line : Files.readAllLines(Path.of("/proc/" + h.pid() + "/status"))) {
-          if (line.startsWith(field)) {
-            return Long.parseLong(line.replaceAll("[^0-9]", ""));
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        return 0;
-      }
-      return 0;
-    }).sum();
+    return tree()
+        .mapToLong(
+            h -> {
+              try {
+                for (String line : Files.readAllLines(Path.of("/proc/" + h.pid() + "/status"))) {
+                  if (line.startsWith(field)) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                  }
+                }
+              } catch (IOException | RuntimeException e) {
+                return 0;
+              }
+              return 0;
+            })
+        .sum();
   }
 
   @Override

@@ -6,7 +6,10 @@ import java.net.ServerSocket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Loopback ports for what is handed a port number before it binds (a child JVM, a Hazelcast member). */
+/**
+ * Loopback ports for what is handed a port number before it binds (a child JVM, a Hazelcast
+ * member).
+ */
 public final class LoopbackPorts {
 
   private static final int ATTEMPTS = 1_000;
@@ -27,6 +30,7 @@ public final class LoopbackPorts {
         }
       }
     }
-    throw new IOException("no loopback port this JVM was not already given, after " + ATTEMPTS + " tries");
+    throw new IOException(
+        "no loopback port this JVM was not already given, after " + ATTEMPTS + " tries");
   }
 }

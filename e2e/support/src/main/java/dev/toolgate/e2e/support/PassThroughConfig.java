@@ -1,8 +1,8 @@
 package dev.toolgate.e2e.support;
 
 /**
- * A sidecar configuration with one upstream, no tool rule, local state and quotas out of reach:
- * the sidecar as a plain MCP proxy (every call still parsed, counted and written as an event).
+ * A sidecar configuration with one upstream, no tool rule, local state and quotas out of reach: the
+ * sidecar as a plain MCP proxy (every call still parsed, counted and written as an event).
  */
 public final class PassThroughConfig {
 
@@ -20,6 +20,7 @@ public final class PassThroughConfig {
         upstreams:
           - {name: %s, url: "%s"}
         quotas: {perSession: {read: 1000000000, write: 1000000000}, ratePerMinute: 1000000000}
-        """.formatted(listenPort, adminPort, UPSTREAM, upstreamMcpUrl);
+        """
+        .formatted(listenPort, adminPort, UPSTREAM, upstreamMcpUrl);
   }
 }

@@ -5,17 +5,23 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What the sidecar image sets besides its JVM options, read from sidecar/Dockerfile (the one source). */
+/**
+ * What the sidecar image sets besides its JVM options, read from sidecar/Dockerfile (the one
+ * source).
+ */
 public final class SidecarImage {
 
   private SidecarImage() {}
 
-  /** Names the image's class-data archive, an /app path: a local run maps its own on the command line. */
+  /**
+   * Names the image's class-data archive, an /app path: a local run maps its own on the command
+   * line.
+   */
   public static final String ARCHIVE_VARIABLE = "JDK_JAVA_OPTIONS";
 
   /**
-   * The Dockerfile's {@code ENV NAME=value} lines, so that local sidecars run as in the image, except
-   * {@value #ARCHIVE_VARIABLE}.
+   * The Dockerfile's {@code ENV NAME=value} lines, so that local sidecars run as in the image,
+   * except {@value #ARCHIVE_VARIABLE}.
    */
   public static Map<String, String> environment(Path root) throws IOException {
     Map<String, String> environment = new LinkedHashMap<>();

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Atomic read-modify-write on a Hazelcast map of strings by compare-and-set: read, compute,
- * {@code replace(key, old, new)} (or {@code putIfAbsent}), retry on a concurrent change. No class
- * of Toolgate has to live on the members, unlike an entry processor; the price is a retry under
+ * Atomic read-modify-write on a Hazelcast map of strings by compare-and-set: read, compute, {@code
+ * replace(key, old, new)} (or {@code putIfAbsent}), retry on a concurrent change. No class of
+ * Toolgate has to live on the members, unlike an entry processor; the price is a retry under
  * contention on the same key. Blocking: run it on a worker thread.
  */
 final class CasMap {
@@ -16,6 +16,7 @@ final class CasMap {
   record Step<T>(String next, T result) {}
 
   private static final int MAX_TRIES = 64;
+
   /** Keys whose last stored value a replica remembers; beyond that it forgets them all at once. */
   static final int MAX_REMEMBERED = 10_000;
 
@@ -30,7 +31,10 @@ final class CasMap {
    * may be null): when no other replica wrote it since, which is the rule for a session served by
    * one sidecar, the update takes one round trip (the compare-and-set) instead of two.
    */
-  static <T> T update(IMap<String, String> map, Map<String, String> lastStored, String key,
+  static <T> T update(
+      IMap<String, String> map,
+      Map<String, String> lastStored,
+      String key,
       Function<String, Step<T>> change) {
     String current = lastStored == null ? null : lastStored.get(key);
     boolean fresh = current == null;
@@ -48,9 +52,10 @@ final class CasMap {
         }
         return step.result();
       }
-      boolean stored = current == null
-          ? map.putIfAbsent(key, step.next()) == null
-          : map.replace(key, current, step.next());
+      boolean stored =
+          current == null
+              ? map.putIfAbsent(key, step.next()) == null
+              : map.replace(key, current, step.next());
       if (stored) {
         if (lastStored != null) {
           if (lastStored.size() >= MAX_REMEMBERED) {

@@ -9,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * The operator's publication of this sidecar's configuration (map {@value #CONFIGS}, key
- * {@code <namespace>/<policy>}): every new value is handed over, so a kill switch or a rollback
- * reaches running sidecars in seconds instead of the kubelet's ConfigMap sync.
+ * The operator's publication of this sidecar's configuration (map {@value #CONFIGS}, key {@code
+ * <namespace>/<policy>}): every new value is handed over, so a kill switch or a rollback reaches
+ * running sidecars in seconds instead of the kubelet's ConfigMap sync.
  */
 public final class ConfigFeed {
 
@@ -22,7 +22,8 @@ public final class ConfigFeed {
   /** Listens for the key; {@code onConfig} runs on a Hazelcast thread. */
   public static void follow(HazelcastInstance hazelcast, String key, Consumer<byte[]> onConfig) {
     IMap<String, String> configs = hazelcast.getMap(CONFIGS);
-    class Listener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
+    class Listener
+        implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
       @Override
       public void entryAdded(EntryEvent<String, String> event) {
         onConfig.accept(event.getValue().getBytes(StandardCharsets.UTF_8));

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * whose core size, 10, is fixed in its code: no property sets it. A scheduled pool starts a thread
  * for every task it is given until it holds its core size, so the once-a-second task alone brings
  * all ten into being within ten seconds of start, each parked for the process's life. Each costs
- * its stack's touched pages in resident memory and a walk of its frames in every young collection. Two keep a
- * reconnection that blocks from holding up the other tasks. The pool is reached through the
- * connection manager's private field: where a Hazelcast version holds it elsewhere, the client
+ * its stack's touched pages in resident memory and a walk of its frames in every young collection.
+ * Two keep a reconnection that blocks from holding up the other tasks. The pool is reached through
+ * the connection manager's private field: where a Hazelcast version holds it elsewhere, the client
  * keeps its ten threads and the sidecar says so once.
  *
  * <p>Cost: one reflective lookup at start; a core size lowered on a live pool lets its extra
@@ -36,10 +36,13 @@ final class ConnectionTaskPool {
 
   /** Caps a started client's connection tasks; logs a warning where its pool was not found. */
   static void cap(HazelcastInstance client) {
-    boolean capped = client instanceof HazelcastClientProxy proxy && proxy.client != null
-        && cap(proxy.client.getConnectionManager(), THREADS);
+    boolean capped =
+        client instanceof HazelcastClientProxy proxy
+            && proxy.client != null
+            && cap(proxy.client.getConnectionManager(), THREADS);
     if (!capped) {
-      LOG.warn("The Hazelcast client's connection pool was not found: it keeps its own thread count");
+      LOG.warn(
+          "The Hazelcast client's connection pool was not found: it keeps its own thread count");
     }
   }
 

@@ -35,6 +35,7 @@ public final class HazelcastCircuits implements SharedCircuits {
   private final String replica = UUID.randomUUID().toString();
   private final Map<String, Opening> known = new ConcurrentHashMap<>();
   private final IMap<String, String> windows;
+
   /** Other replicas' buckets: breaker -> replica -> [second, calls, failures, slow][]. */
   private final Map<String, Map<String, long[][]>> peerBuckets = new ConcurrentHashMap<>();
 
@@ -50,9 +51,11 @@ public final class HazelcastCircuits implements SharedCircuits {
     windows.values().forEach(this::rememberWindow);
   }
 
-  private final class WindowListener implements EntryAddedListener<String, String>,
-      EntryUpdatedListener<String, String>, EntryRemovedListener<String, String>,
-      com.hazelcast.map.listener.EntryExpiredListener<String, String> {
+  private final class WindowListener
+      implements EntryAddedListener<String, String>,
+          EntryUpdatedListener<String, String>,
+          EntryRemovedListener<String, String>,
+          com.hazelcast.map.listener.EntryExpiredListener<String, String> {
     @Override
     public void entryAdded(EntryEvent<String, String> event) {
       rememberWindow(event.getValue());
@@ -86,7 +89,9 @@ public final class HazelcastCircuits implements SharedCircuits {
       io.vertx.core.json.JsonArray b = list.getJsonArray(i);
       buckets[i] = new long[] {b.getLong(0), b.getLong(1), b.getLong(2), b.getLong(3)};
     }
-    peerBuckets.computeIfAbsent(o.getString("b"), k -> new ConcurrentHashMap<>()).put(from, buckets);
+    peerBuckets
+        .computeIfAbsent(o.getString("b"), k -> new ConcurrentHashMap<>())
+        .put(from, buckets);
   }
 
   private void forgetWindow(String key) {
@@ -105,7 +110,8 @@ public final class HazelcastCircuits implements SharedCircuits {
     for (long[] b : buckets) {
       list.add(new io.vertx.core.json.JsonArray().add(b[0]).add(b[1]).add(b[2]).add(b[3]));
     }
-    String value = new JsonObject().put("b", breaker).put("r", replica).put("buckets", list).encode();
+    String value =
+        new JsonObject().put("b", breaker).put("r", replica).put("buckets", list).encode();
     windows.setAsync(breaker + "|" + replica, value, Math.max(1_000, ttlMs), TimeUnit.MILLISECONDS);
   }
 
@@ -133,8 +139,10 @@ public final class HazelcastCircuits implements SharedCircuits {
     return new dev.toolgate.policy.breaker.WindowSnapshot(calls, failures, slow);
   }
 
-  private final class Listener implements EntryAddedListener<String, String>,
-      EntryUpdatedListener<String, String>, EntryRemovedListener<String, String> {
+  private final class Listener
+      implements EntryAddedListener<String, String>,
+          EntryUpdatedListener<String, String>,
+          EntryRemovedListener<String, String> {
     @Override
     public void entryAdded(EntryEvent<String, String> event) {
       remember(event.getKey(), event.getValue());
@@ -160,7 +168,12 @@ public final class HazelcastCircuits implements SharedCircuits {
 
   @Override
   public void opened(String breaker, long openedAtMs, long untilMs) {
-    String value = new JsonObject().put("by", replica).put("openedAt", openedAtMs).put("until", untilMs).encode();
+    String value =
+        new JsonObject()
+            .put("by", replica)
+            .put("openedAt", openedAtMs)
+            .put("until", untilMs)
+            .encode();
     long ttl = Math.max(1, untilMs - openedAtMs);
     open.setAsync(breaker, value, ttl, TimeUnit.MILLISECONDS);
   }
@@ -178,15 +191,17 @@ public final class HazelcastCircuits implements SharedCircuits {
 
   @Override
   public Future<String> acquireProbe(String breaker, int permits, long leaseMs) {
-    return vertx.executeBlocking(() -> {
-      for (int slot = 0; slot < permits; slot++) {
-        String key = breaker + "#" + slot;
-        if (probes.putIfAbsent(key, replica, leaseMs, TimeUnit.MILLISECONDS) == null) {
-          return key;
-        }
-      }
-      return null;
-    }, false);
+    return vertx.executeBlocking(
+        () -> {
+          for (int slot = 0; slot < permits; slot++) {
+            String key = breaker + "#" + slot;
+            if (probes.putIfAbsent(key, replica, leaseMs, TimeUnit.MILLISECONDS) == null) {
+              return key;
+            }
+          }
+          return null;
+        },
+        false);
   }
 
   @Override

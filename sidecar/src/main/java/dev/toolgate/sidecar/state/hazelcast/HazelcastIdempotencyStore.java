@@ -29,35 +29,69 @@ public final class HazelcastIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public Future<IdempotencyRecord> begin(String key, String argumentsHash, String correlationId, long nowMs) {
-    IdempotencyRecord mine = new IdempotencyRecord(RecordState.IN_FLIGHT, argumentsHash, correlationId, null, null, nowMs);
-    return vertx.executeBlocking(() -> UsageJson.record(
-        records.putIfAbsent(key, UsageJson.record(mine), recordTtlMs, TimeUnit.MILLISECONDS)), false);
+  public Future<IdempotencyRecord> begin(
+      String key, String argumentsHash, String correlationId, long nowMs) {
+    IdempotencyRecord mine =
+        new IdempotencyRecord(
+            RecordState.IN_FLIGHT, argumentsHash, correlationId, null, null, nowMs);
+    return vertx.executeBlocking(
+        () ->
+            UsageJson.record(
+                records.putIfAbsent(
+                    key, UsageJson.record(mine), recordTtlMs, TimeUnit.MILLISECONDS)),
+        false);
   }
 
   @Override
   public Future<Void> complete(String key, String answer, String operationId, long nowMs) {
-    return change(key, r -> new IdempotencyRecord(RecordState.COMPLETED, r.argumentsHash(), r.correlationId(),
-        answer, operationId, nowMs));
+    return change(
+        key,
+        r ->
+            new IdempotencyRecord(
+                RecordState.COMPLETED,
+                r.argumentsHash(),
+                r.correlationId(),
+                answer,
+                operationId,
+                nowMs));
   }
 
   @Override
   public Future<Void> markAmbiguous(String key, String operationId, long nowMs) {
-    return change(key, r -> new IdempotencyRecord(RecordState.AMBIGUOUS, r.argumentsHash(), r.correlationId(),
-        null, operationId != null ? operationId : r.operationId(), nowMs));
+    return change(
+        key,
+        r ->
+            new IdempotencyRecord(
+                RecordState.AMBIGUOUS,
+                r.argumentsHash(),
+                r.correlationId(),
+                null,
+                operationId != null ? operationId : r.operationId(),
+                nowMs));
   }
 
   @Override
   public Future<Void> release(String key) {
-    return vertx.executeBlocking(() -> {
-      records.delete(key);
-      return null;
-    }, false);
+    return vertx.executeBlocking(
+        () -> {
+          records.delete(key);
+          return null;
+        },
+        false);
   }
 
-  private Future<Void> change(String key, java.util.function.UnaryOperator<IdempotencyRecord> next) {
-    return vertx.executeBlocking(() -> CasMap.update(records, key, current -> current == null
-        ? new CasMap.Step<Void>(null, null)
-        : new CasMap.Step<Void>(UsageJson.record(next.apply(UsageJson.record(current))), null)), false);
+  private Future<Void> change(
+      String key, java.util.function.UnaryOperator<IdempotencyRecord> next) {
+    return vertx.executeBlocking(
+        () ->
+            CasMap.update(
+                records,
+                key,
+                current ->
+                    current == null
+                        ? new CasMap.Step<Void>(null, null)
+                        : new CasMap.Step<Void>(
+                            UsageJson.record(next.apply(UsageJson.record(current))), null)),
+        false);
   }
 }

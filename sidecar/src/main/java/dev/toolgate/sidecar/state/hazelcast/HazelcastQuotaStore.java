@@ -32,25 +32,24 @@ import java.util.function.Consumer;
  * call, retried under contention.
  *
  * <p>Reads of a session without a per-agent quota are also <em>leased</em> ({@link ReadLease}): a
- * round trip that lets reads through reserves a few more in the same second, which later reads
- * take on the event loop with no round trip. What is left at the end of the second is kept through
- * a pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is
+ * round trip that lets reads through reserves a few more in the same second, which later reads take
+ * on the event loop with no round trip. What is left at the end of the second is kept through a
+ * pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is
  * answered at once from those reads, and a round trip in the background moves them to the second
- * they are served in and refills the lease there (a session called every few seconds keeps one
- * read in hand). Older, they go back with the session's next round trip or the periodic
- * {@link #expire sweep}. A session calling steadily costs about one round trip per second instead
- * of one per call, made in the background near the end of each second for the next one (the lease
- * is rolled ahead), so its reads do not wait at a new second either; a busier one's full-sized
- * lease is topped up in the background when half is left, so its reads do not wait for the
- * refill.
+ * they are served in and refills the lease there (a session called every few seconds keeps one read
+ * in hand). Older, they go back with the session's next round trip or the periodic {@link #expire
+ * sweep}. A session calling steadily costs about one round trip per second instead of one per call,
+ * made in the background near the end of each second for the next one (the lease is rolled ahead),
+ * so its reads do not wait at a new second either; a busier one's full-sized lease is topped up in
+ * the background when half is left, so its reads do not wait for the refill.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;
  * a get first when another replica wrote since), as many again for the agent's counter when
  * per-agent quotas are set; none for a read its lease holds (a steady session's roll-ahead: two a
  * second, the reservation and the return of the second's rest; a busy session's top-ups: one per
  * {@code MAX_EXTRA - TOP_UP_LEFT} reads; a paused session's first read: one, the move of the reads
- * kept with the refill; all off the call's path); one worker thread per busy session at a time,
- * and one for the sweep's returns.
+ * kept with the refill; all off the call's path); one worker thread per busy session at a time, and
+ * one for the sweep's returns.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
@@ -60,25 +59,40 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private final Vertx vertx;
   private final IMap<String, String> sessions;
   private final IMap<String, String> agents;
+
   /** What this replica last stored per session and per agent: one round trip when still current. */
   private final Map<String, String> lastSessions = new ConcurrentHashMap<>();
+
   private final Map<String, String> lastAgents = new ConcurrentHashMap<>();
+
   /** What waits per session; a session is present exactly while a drain of it runs. */
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+
   private final Map<String, ReadLease> leases = new ConcurrentHashMap<>();
-  /** Checks that waited for a round trip (not answered from a lease): {@code toolgate_quota_waits_total}. */
+
+  /**
+   * Checks that waited for a round trip (not answered from a lease): {@code
+   * toolgate_quota_waits_total}.
+   */
   private final LongAdder waits = new LongAdder();
+
   /** A sweep's returns are under way: the next sweep does not start others beside them. */
   private final AtomicBoolean sweeping = new AtomicBoolean();
+
   /** Set by {@link #close}: a drain still running then gives back what it reserves. */
   private volatile boolean closed;
 
-  private record Pending(String agent, boolean write, Quotas quotas, long nowMs, Context context,
+  private record Pending(
+      String agent,
+      boolean write,
+      Quotas quotas,
+      long nowMs,
+      Context context,
       Promise<QuotaVerdict> promise) {}
 
   /**
-   * A top-up claimed on {@code lease} by a read at {@code nowMs} under {@code quotas}, or its
-   * reads reserved ahead when {@code aheadReads} is above 0 (that many, for the next second: its
+   * A top-up claimed on {@code lease} by a read at {@code nowMs} under {@code quotas}, or its reads
+   * reserved ahead when {@code aheadReads} is above 0 (that many, for the next second: its
    * roll-ahead, or the early top-up of a lease already rolled ahead).
    */
   private record TopUp(ReadLease lease, Quotas quotas, long nowMs, int aheadReads) {}
@@ -89,7 +103,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
    */
   private record Carry(ReadLease lease, ReadLease.Carried kept, Quotas quotas, long nowMs) {}
 
-  /** A session's calls in arrival order, and a top-up or carry asked for since its last round trip; guarded by {@code waiting}. */
+  /**
+   * A session's calls in arrival order, and a top-up or carry asked for since its last round trip;
+   * guarded by {@code waiting}.
+   */
   private static final class Waiting {
     final List<Pending> calls = new ArrayList<>();
     TopUp topUp;
@@ -105,7 +122,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
     }
   }
 
-  /** What one pass of a session's drain handles: its calls, and a top-up and a carry (each may be null). */
+  /**
+   * What one pass of a session's drain handles: its calls, and a top-up and a carry (each may be
+   * null).
+   */
   private record Drained(List<Pending> batch, TopUp topUp, Carry carry) {
     boolean empty() {
       return batch.isEmpty() && topUp == null && carry == null;
@@ -119,7 +139,8 @@ public final class HazelcastQuotaStore implements QuotaStore {
   }
 
   @Override
-  public Future<QuotaVerdict> consume(String session, String agent, boolean write, Quotas quotas, long nowMs) {
+  public Future<QuotaVerdict> consume(
+      String session, String agent, boolean write, Quotas quotas, long nowMs) {
     if (leasable(write, quotas)) {
       ReadLease lease = leases.get(session);
       long second = Math.floorDiv(nowMs, 1000);
@@ -148,20 +169,24 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** Adds to what waits for the session's next round trip, and starts a drain unless one runs. */
   private void enqueue(String session, Consumer<Waiting> add) {
     boolean[] start = {false};
-    waiting.compute(session, (key, queue) -> {
-      Waiting w = queue;
-      if (w == null) {
-        w = new Waiting();
-        start[0] = true;
-      }
-      add.accept(w);
-      return w;
-    });
+    waiting.compute(
+        session,
+        (key, queue) -> {
+          Waiting w = queue;
+          if (w == null) {
+            w = new Waiting();
+            start[0] = true;
+          }
+          add.accept(w);
+          return w;
+        });
     if (start[0]) {
-      vertx.executeBlocking(() -> {
-        drain(session);
-        return null;
-      }, false);
+      vertx.executeBlocking(
+          () -> {
+            drain(session);
+            return null;
+          },
+          false);
     }
   }
 
@@ -170,7 +195,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
     return waits.sum();
   }
 
-  /** Whether a round trip for {@code session} is under way or waiting: tests wait for the background ones. */
+  /**
+   * Whether a round trip for {@code session} is under way or waiting: tests wait for the background
+   * ones.
+   */
   boolean draining(String session) {
     return waiting.containsKey(session);
   }
@@ -183,10 +211,12 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private void drain(String session) {
     while (true) {
       Drained[] taken = new Drained[1];
-      waiting.compute(session, (key, queue) -> {
-        taken[0] = queue.take();
-        return taken[0].empty() ? null : queue;
-      });
+      waiting.compute(
+          session,
+          (key, queue) -> {
+            taken[0] = queue.take();
+            return taken[0].empty() ? null : queue;
+          });
       Drained next = taken[0];
       if (next.empty()) {
         return;
@@ -225,23 +255,35 @@ public final class HazelcastQuotaStore implements QuotaStore {
 
   /**
    * The verdicts of a batch of one session's calls, in arrival order; the round trip also returns
-   * the rest of the session's lease from an earlier second, and tops the lease up when
-   * {@code topUp} asks. Blocking.
+   * the rest of the session's lease from an earlier second, and tops the lease up when {@code
+   * topUp} asks. Blocking.
    */
   private QuotaVerdict[] apply(String session, List<Pending> batch, TopUp topUp) {
     int n = batch.size();
     QuotaVerdict[] verdicts = new QuotaVerdict[n];
-    long nowMs = Math.max(topUp == null ? Long.MIN_VALUE : topUp.nowMs(),
-        batch.stream().mapToLong(Pending::nowMs).max().orElse(Long.MIN_VALUE));
-    // The quotas a lease is refilled under: the latest leasable call's, else the top-up's (null: no read to lease).
-    Quotas leaseQuotas = batch.stream().filter(p -> leasable(p.write(), p.quotas())).map(Pending::quotas)
-        .reduce((earlier, later) -> later).orElse(topUp == null ? null : topUp.quotas());
+    long nowMs =
+        Math.max(
+            topUp == null ? Long.MIN_VALUE : topUp.nowMs(),
+            batch.stream().mapToLong(Pending::nowMs).max().orElse(Long.MIN_VALUE));
+    // The quotas a lease is refilled under: the latest leasable call's, else the top-up's (null: no
+    // read to lease).
+    Quotas leaseQuotas =
+        batch.stream()
+            .filter(p -> leasable(p.write(), p.quotas()))
+            .map(Pending::quotas)
+            .reduce((earlier, later) -> later)
+            .orElse(topUp == null ? null : topUp.quotas());
     long second = Math.floorDiv(nowMs, 1000);
-    ReadLease lease = leaseQuotas == null ? leases.get(session) : leases.computeIfAbsent(session, s -> new ReadLease());
+    ReadLease lease =
+        leaseQuotas == null
+            ? leases.get(session)
+            : leases.computeIfAbsent(session, s -> new ReadLease());
     boolean toCount = false;
     for (int i = 0; i < n; i++) {
       Pending p = batch.get(i);
-      if (lease != null && leasable(p.write(), p.quotas()) && lease.take(Math.floorDiv(p.nowMs(), 1000))) {
+      if (lease != null
+          && leasable(p.write(), p.quotas())
+          && lease.take(Math.floorDiv(p.nowMs(), 1000))) {
         verdicts[i] = QuotaVerdict.ALLOWED;
       } else {
         toCount = true;
@@ -252,57 +294,73 @@ public final class HazelcastQuotaStore implements QuotaStore {
       return verdicts;
     }
     boolean refill = leaseQuotas != null && (toCount || topUp != null);
-    // A lease rolled ahead that runs dry before its second starts is refilled ahead, as in its second.
+    // A lease rolled ahead that runs dry before its second starts is refilled ahead, as in its
+    // second.
     boolean ahead = refill && lease.rolledAheadOf(second);
     long leaseSecond = ahead ? second + 1 : second;
     int wanted = refill ? lease.wanted(leaseSecond) : 0;
     int toReserve = refill ? lease.toReserve(leaseSecond) : 0;
     boolean[] agentCounted = new boolean[n];
-    for (String agent : batch.stream().filter(p -> p.quotas().perAgent() != null).map(Pending::agent)
-        .distinct().toList()) {
-      CasMap.update(agents, lastAgents, agent, current -> {
-        Usage usage = UsageJson.usage(current);
-        boolean changed = false;
-        for (int i = 0; i < n; i++) {
-          Pending p = batch.get(i);
-          if (p.quotas().perAgent() != null && p.agent().equals(agent)) {
-            QuotaRules.Outcome o = QuotaRules.agent(usage, p.write(), p.quotas(), p.nowMs());
-            verdicts[i] = o.verdict().allowed() ? null : o.verdict();
-            agentCounted[i] = o.verdict().allowed();
-            if (o.verdict().allowed()) {
-              usage = o.next();
-              changed = true;
+    for (String agent :
+        batch.stream()
+            .filter(p -> p.quotas().perAgent() != null)
+            .map(Pending::agent)
+            .distinct()
+            .toList()) {
+      CasMap.update(
+          agents,
+          lastAgents,
+          agent,
+          current -> {
+            Usage usage = UsageJson.usage(current);
+            boolean changed = false;
+            for (int i = 0; i < n; i++) {
+              Pending p = batch.get(i);
+              if (p.quotas().perAgent() != null && p.agent().equals(agent)) {
+                QuotaRules.Outcome o = QuotaRules.agent(usage, p.write(), p.quotas(), p.nowMs());
+                verdicts[i] = o.verdict().allowed() ? null : o.verdict();
+                agentCounted[i] = o.verdict().allowed();
+                if (o.verdict().allowed()) {
+                  usage = o.next();
+                  changed = true;
+                }
+              }
             }
-          }
-        }
-        return new CasMap.Step<>(changed ? UsageJson.usage(usage) : null, null);
-      });
+            return new CasMap.Step<>(changed ? UsageJson.usage(usage) : null, null);
+          });
     }
     QuotaVerdict[] sessionVerdicts = new QuotaVerdict[n];
-    int[] counted = new int[2]; // reads let through by this round trip, reads reserved for the lease
-    CasMap.update(sessions, lastSessions, session, current -> {
-      Usage usage = QuotaRules.returnReads(UsageJson.usage(current), back.reads(), back.second());
-      counted[0] = 0;
-      counted[1] = 0;
-      for (int i = 0; i < n; i++) {
-        sessionVerdicts[i] = null;
-        if (verdicts[i] == null) {
-          Pending p = batch.get(i);
-          QuotaRules.Outcome o = QuotaRules.session(usage, p.write(), p.quotas(), p.nowMs());
-          sessionVerdicts[i] = o.verdict();
-          usage = o.next();
-          counted[0] += o.verdict().allowed() && leasable(p.write(), p.quotas()) ? 1 : 0;
-        }
-      }
-      if (toReserve > 0 && (counted[0] > 0 || topUp != null)) {
-        QuotaRules.Reservation reserved = ahead
-            ? QuotaRules.reserveReadsAhead(usage, toReserve, leaseQuotas, nowMs)
-            : QuotaRules.reserveReads(usage, toReserve, leaseQuotas, nowMs);
-        counted[1] = reserved.granted();
-        usage = reserved.next();
-      }
-      return new CasMap.Step<>(usage == null ? null : UsageJson.usage(usage), null);
-    });
+    int[] counted =
+        new int[2]; // reads let through by this round trip, reads reserved for the lease
+    CasMap.update(
+        sessions,
+        lastSessions,
+        session,
+        current -> {
+          Usage usage =
+              QuotaRules.returnReads(UsageJson.usage(current), back.reads(), back.second());
+          counted[0] = 0;
+          counted[1] = 0;
+          for (int i = 0; i < n; i++) {
+            sessionVerdicts[i] = null;
+            if (verdicts[i] == null) {
+              Pending p = batch.get(i);
+              QuotaRules.Outcome o = QuotaRules.session(usage, p.write(), p.quotas(), p.nowMs());
+              sessionVerdicts[i] = o.verdict();
+              usage = o.next();
+              counted[0] += o.verdict().allowed() && leasable(p.write(), p.quotas()) ? 1 : 0;
+            }
+          }
+          if (toReserve > 0 && (counted[0] > 0 || topUp != null)) {
+            QuotaRules.Reservation reserved =
+                ahead
+                    ? QuotaRules.reserveReadsAhead(usage, toReserve, leaseQuotas, nowMs)
+                    : QuotaRules.reserveReads(usage, toReserve, leaseQuotas, nowMs);
+            counted[1] = reserved.granted();
+            usage = reserved.next();
+          }
+          return new CasMap.Step<>(usage == null ? null : UsageJson.usage(usage), null);
+        });
     if (lease != null && leaseQuotas != null) {
       lease.refilled(leaseSecond, wanted, counted[0], counted[1]);
       giveBackIfClosed(session, lease);
@@ -322,13 +380,21 @@ public final class HazelcastQuotaStore implements QuotaStore {
    */
   private void rollAhead(String session, TopUp roll) {
     int[] granted = {0};
-    CasMap.update(sessions, lastSessions, session, current -> {
-      QuotaRules.Reservation reserved = QuotaRules.reserveReadsAhead(UsageJson.usage(current), roll.aheadReads(),
-          roll.quotas(), roll.nowMs());
-      granted[0] = reserved.granted();
-      return new CasMap.Step<>(reserved.granted() == 0 ? null : UsageJson.usage(reserved.next()), null);
-    });
-    returnRest(session, roll.lease().rolled(Math.floorDiv(roll.nowMs(), 1000) + 1, roll.aheadReads(), granted[0]));
+    CasMap.update(
+        sessions,
+        lastSessions,
+        session,
+        current -> {
+          QuotaRules.Reservation reserved =
+              QuotaRules.reserveReadsAhead(
+                  UsageJson.usage(current), roll.aheadReads(), roll.quotas(), roll.nowMs());
+          granted[0] = reserved.granted();
+          return new CasMap.Step<>(
+              reserved.granted() == 0 ? null : UsageJson.usage(reserved.next()), null);
+        });
+    returnRest(
+        session,
+        roll.lease().rolled(Math.floorDiv(roll.nowMs(), 1000) + 1, roll.aheadReads(), granted[0]));
     giveBackIfClosed(session, roll.lease());
   }
 
@@ -341,16 +407,23 @@ public final class HazelcastQuotaStore implements QuotaStore {
     ReadLease.Carried kept = carry.kept();
     int[] granted = {0};
     try {
-      CasMap.update(sessions, lastSessions, session, current -> {
-        Usage moved = QuotaRules.moveReads(UsageJson.usage(current), kept.reads(), kept.second(), carry.nowMs());
-        granted[0] = 0;
-        if (kept.reserve() > 0) {
-          QuotaRules.Reservation reserved = QuotaRules.reserveReads(moved, kept.reserve(), carry.quotas(), carry.nowMs());
-          granted[0] = reserved.granted();
-          moved = reserved.next();
-        }
-        return new CasMap.Step<>(moved == null ? null : UsageJson.usage(moved), null);
-      });
+      CasMap.update(
+          sessions,
+          lastSessions,
+          session,
+          current -> {
+            Usage moved =
+                QuotaRules.moveReads(
+                    UsageJson.usage(current), kept.reads(), kept.second(), carry.nowMs());
+            granted[0] = 0;
+            if (kept.reserve() > 0) {
+              QuotaRules.Reservation reserved =
+                  QuotaRules.reserveReads(moved, kept.reserve(), carry.quotas(), carry.nowMs());
+              granted[0] = reserved.granted();
+              moved = reserved.next();
+            }
+            return new CasMap.Step<>(moved == null ? null : UsageJson.usage(moved), null);
+          });
     } catch (RuntimeException e) {
       carry.lease().close(Long.MAX_VALUE);
       granted[0] = 0;
@@ -360,7 +433,10 @@ public final class HazelcastQuotaStore implements QuotaStore {
     giveBackIfClosed(session, carry.lease());
   }
 
-  /** A refill, top-up or roll-ahead that ends after close: its reads go back now, not with the replica. */
+  /**
+   * A refill, top-up or roll-ahead that ends after close: its reads go back now, not with the
+   * replica.
+   */
   private void giveBackIfClosed(String session, ReadLease lease) {
     if (closed) {
       returnRest(session, lease.close(Long.MAX_VALUE));
@@ -375,31 +451,52 @@ public final class HazelcastQuotaStore implements QuotaStore {
         back.computeIfAbsent(batch.get(i).agent(), a -> new int[2])[batch.get(i).write() ? 1 : 0]++;
       }
     }
-    back.forEach((agent, counts) -> CasMap.update(agents, lastAgents, agent, current -> {
-      Usage u = UsageJson.usage(current);
-      Usage returned = new Usage(u.reads() - counts[0], u.writes() - counts[1], u.extraReads(), u.extraWrites(),
-          u.lastSeenMs(), u.rate());
-      return new CasMap.Step<>(UsageJson.usage(returned), null);
-    }));
+    back.forEach(
+        (agent, counts) ->
+            CasMap.update(
+                agents,
+                lastAgents,
+                agent,
+                current -> {
+                  Usage u = UsageJson.usage(current);
+                  Usage returned =
+                      new Usage(
+                          u.reads() - counts[0],
+                          u.writes() - counts[1],
+                          u.extraReads(),
+                          u.extraWrites(),
+                          u.lastSeenMs(),
+                          u.rate());
+                  return new CasMap.Step<>(UsageJson.usage(returned), null);
+                }));
   }
 
   @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
-    return vertx.executeBlocking(() -> CasMap.update(sessions, lastSessions, session, current -> {
-      Usage base = UsageJson.usage(current);
-      Usage raised = (base == null ? Usage.fresh(nowMs) : base).raised(reads, writes);
-      return new CasMap.Step<>(UsageJson.usage(raised), raised);
-    }), false);
+    return vertx.executeBlocking(
+        () ->
+            CasMap.update(
+                sessions,
+                lastSessions,
+                session,
+                current -> {
+                  Usage base = UsageJson.usage(current);
+                  Usage raised = (base == null ? Usage.fresh(nowMs) : base).raised(reads, writes);
+                  return new CasMap.Step<>(UsageJson.usage(raised), raised);
+                }),
+        false);
   }
 
   @Override
   public Future<Void> reset(String session) {
     leases.remove(session);
-    return vertx.executeBlocking(() -> {
-      sessions.delete(session);
-      lastSessions.remove(session);
-      return null;
-    }, false);
+    return vertx.executeBlocking(
+        () -> {
+          sessions.delete(session);
+          lastSessions.remove(session);
+          return null;
+        },
+        false);
   }
 
   /**
@@ -416,38 +513,47 @@ public final class HazelcastQuotaStore implements QuotaStore {
     long second = Math.floorDiv(nowMs, 1000);
     long oldestKept = second - ReadLease.PAUSE_MEMORY_SECONDS;
     List<Map.Entry<String, ReadLease>> paused = new ArrayList<>();
-    leases.forEach((session, lease) -> {
-      if (lease.holdsUnusedBefore(oldestKept)) {
-        paused.add(Map.entry(session, lease));
-      } else if (lease.idle(second) && !waiting.containsKey(session)) {
-        leases.remove(session, lease);
-      }
-    });
+    leases.forEach(
+        (session, lease) -> {
+          if (lease.holdsUnusedBefore(oldestKept)) {
+            paused.add(Map.entry(session, lease));
+          } else if (lease.idle(second) && !waiting.containsKey(session)) {
+            leases.remove(session, lease);
+          }
+        });
     if (paused.isEmpty() || !sweeping.compareAndSet(false, true)) {
       return;
     }
-    vertx.executeBlocking(() -> {
-      try {
-        for (Map.Entry<String, ReadLease> e : paused) {
-          // Checked and given up in one step: a read may have carried the lease to a later second since.
-          returnRest(e.getKey(), e.getValue().close(oldestKept));
-        }
-      } finally {
-        sweeping.set(false);
-      }
-      return null;
-    }, false);
+    vertx.executeBlocking(
+        () -> {
+          try {
+            for (Map.Entry<String, ReadLease> e : paused) {
+              // Checked and given up in one step: a read may have carried the lease to a later
+              // second since.
+              returnRest(e.getKey(), e.getValue().close(oldestKept));
+            }
+          } finally {
+            sweeping.set(false);
+          }
+          return null;
+        },
+        false);
   }
 
-  /** Returns what every lease still holds, so that a replica's shutdown takes no reads with it. Blocking on a worker. */
+  /**
+   * Returns what every lease still holds, so that a replica's shutdown takes no reads with it.
+   * Blocking on a worker.
+   */
   @Override
   public Future<Void> close() {
     closed = true;
-    return vertx.executeBlocking(() -> {
-      leases.forEach((session, lease) -> returnRest(session, lease.close(Long.MAX_VALUE)));
-      leases.clear();
-      return null;
-    }, false);
+    return vertx.executeBlocking(
+        () -> {
+          leases.forEach((session, lease) -> returnRest(session, lease.close(Long.MAX_VALUE)));
+          leases.clear();
+          return null;
+        },
+        false);
   }
 
   /**
@@ -459,9 +565,14 @@ public final class HazelcastQuotaStore implements QuotaStore {
     if (rest.reads() == 0) {
       return;
     }
-    CasMap.update(sessions, lastSessions, session, current -> {
-      Usage returned = QuotaRules.returnReads(UsageJson.usage(current), rest.reads(), rest.second());
-      return new CasMap.Step<>(returned == null ? null : UsageJson.usage(returned), null);
-    });
+    CasMap.update(
+        sessions,
+        lastSessions,
+        session,
+        current -> {
+          Usage returned =
+              QuotaRules.returnReads(UsageJson.usage(current), rest.reads(), rest.second());
+          return new CasMap.Step<>(returned == null ? null : UsageJson.usage(returned), null);
+        });
   }
 }

@@ -26,17 +26,20 @@ public final class HazelcastStores {
   }
 
   /**
-   * Starts the member or client (blocking: call it off the event loop) and the stores on it.
-   * Reads fall back to local counters when the cluster cannot be reached, writes as {@code options}
-   * say; {@code up} hears each change of reachability.
+   * Starts the member or client (blocking: call it off the event loop) and the stores on it. Reads
+   * fall back to local counters when the cluster cannot be reached, writes as {@code options} say;
+   * {@code up} hears each change of reachability.
    */
-  public static HazelcastStores start(Vertx vertx, SharedStateOptions options, String bindHost, Consumer<Boolean> up) {
+  public static HazelcastStores start(
+      Vertx vertx, SharedStateOptions options, String bindHost, Consumer<Boolean> up) {
     HazelcastInstance instance = SharedState.start(options, bindHost);
     HazelcastQuotaStore quotas = new HazelcastQuotaStore(vertx, instance);
-    Stores stores = new Stores(
-        new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
-        new ResilientQuotaStore(quotas, Stores.local().quotas(), options.writesWhenUnavailable(), up),
-        new HazelcastCircuits(vertx, instance));
+    Stores stores =
+        new Stores(
+            new HazelcastIdempotencyStore(vertx, instance, Stores.IDEMPOTENCY_RECORD_TTL_MS),
+            new ResilientQuotaStore(
+                quotas, Stores.local().quotas(), options.writesWhenUnavailable(), up),
+            new HazelcastCircuits(vertx, instance));
     return new HazelcastStores(instance, stores, quotas::waits);
   }
 
@@ -49,7 +52,9 @@ public final class HazelcastStores {
     return quotaWaits;
   }
 
-  /** Follows the configuration published under {@code key} (blocking: call it off the event loop). */
+  /**
+   * Follows the configuration published under {@code key} (blocking: call it off the event loop).
+   */
   public void follow(String key, Consumer<byte[]> onConfig) {
     ConfigFeed.follow(instance, key, onConfig);
   }

@@ -10,10 +10,10 @@ import java.util.Enumeration;
  * of its own DataSerializable hooks, where the sidecar's jar lists only those a client needs.
  *
  * <p>Whenever a Hazelcast instance starts, client or member, it builds the factory of every hook
- * that the service files ({@value #SERVICE_FILE}) of its configuration's class loader, the
- * thread's and its own list, and each factory loads the classes it can create. The sidecar's jar
- * lists a client's hooks only, which spares a client-mode sidecar about a thousand classes and as
- * many lambda classes. A member needs them all, to run what other members send it: the build keeps
+ * that the service files ({@value #SERVICE_FILE}) of its configuration's class loader, the thread's
+ * and its own list, and each factory loads the classes it can create. The sidecar's jar lists a
+ * client's hooks only, which spares a client-mode sidecar about a thousand classes and as many
+ * lambda classes. A member needs them all, to run what other members send it: the build keeps
  * Hazelcast's complete list in the jar under this package ({@value #ALL_HOOKS}, where no service
  * loader looks), and this loader offers it as one more service file. Hazelcast loads each hook
  * class once, whichever files list it. Every class comes from the parent: the loader defines none.
@@ -37,15 +37,18 @@ final class MemberSerializerHooks extends ClassLoader {
   static ClassLoader over(ClassLoader parent) {
     URL allHooks = parent.getResource(ALL_HOOKS);
     if (allHooks == null) {
-      throw new IllegalStateException(ALL_HOOKS + " is missing from the class path: without Hazelcast's list of its"
-          + " serializer hooks a member could not read what other members send it (build with ./mvnw package)");
+      throw new IllegalStateException(
+          ALL_HOOKS
+              + " is missing from the class path: without Hazelcast's list of its"
+              + " serializer hooks a member could not read what other members send it (build with ./mvnw package)");
     }
     return new MemberSerializerHooks(parent, allHooks);
   }
 
   @Override
   protected Enumeration<URL> findResources(String name) throws IOException {
-    return name.equals(SERVICE_FILE) ? Collections.enumeration(Collections.singletonList(allHooks))
+    return name.equals(SERVICE_FILE)
+        ? Collections.enumeration(Collections.singletonList(allHooks))
         : Collections.emptyEnumeration();
   }
 }

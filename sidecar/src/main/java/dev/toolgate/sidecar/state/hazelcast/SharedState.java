@@ -50,7 +50,8 @@ public final class SharedState {
     // Hazelcast's own metrics feed Management Center and JMX, neither of which a sidecar has: their
     // collection costs start-up time (MBeans) and a thread every few seconds.
     config.getMetricsConfig().setEnabled(false);
-    // The jar's service file lists only a client's serializer hooks; a member needs all of Hazelcast's.
+    // The jar's service file lists only a client's serializer hooks; a member needs all of
+    // Hazelcast's.
     config.setClassLoader(MemberSerializerHooks.over(SharedState.class.getClassLoader()));
     return Hazelcast.newHazelcastInstance(config);
   }
@@ -61,12 +62,15 @@ public final class SharedState {
     return client;
   }
 
-  /** The client's configuration: a few threads, few wake-ups, the cluster's addresses or DNS name. */
+  /**
+   * The client's configuration: a few threads, few wake-ups, the cluster's addresses or DNS name.
+   */
   static ClientConfig clientConfig(SharedStateOptions options) {
     ClientConfig config = new ClientConfig();
     config.setClusterName(options.clusterName());
     config.setProperty("hazelcast.client.shutdownhook.enabled", "false");
-    // A sidecar's client serves one agent: a few threads, not a server's pools (memory, context switches).
+    // A sidecar's client serves one agent: a few threads, not a server's pools (memory, context
+    // switches).
     config.setProperty("hazelcast.client.event.thread.count", "1");
     config.setProperty("hazelcast.client.internal.executor.pool.size", "1");
     config.setProperty("hazelcast.client.response.thread.count", "1");
@@ -78,16 +82,23 @@ public final class SharedState {
     config.setProperty(CLEAN_RESOURCES_MILLIS, Long.toString(CLEAN_RESOURCES_PERIOD_MS));
     config.getMetricsConfig().setEnabled(false);
     if (options.kubernetesServiceDns() != null) {
-      config.getNetworkConfig().getKubernetesConfig().setEnabled(true)
+      config
+          .getNetworkConfig()
+          .getKubernetesConfig()
+          .setEnabled(true)
           .setProperty("service-dns", options.kubernetesServiceDns().toLowerCase(Locale.ROOT));
     } else {
       config.getNetworkConfig().setAddresses(options.members());
     }
     // Serve on local state while the cluster is away; reconnect in the background.
-    config.getConnectionStrategyConfig()
+    config
+        .getConnectionStrategyConfig()
         .setAsyncStart(false)
         .setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
-    config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(10_000);
+    config
+        .getConnectionStrategyConfig()
+        .getConnectionRetryConfig()
+        .setClusterConnectTimeoutMillis(10_000);
     return config;
   }
 }

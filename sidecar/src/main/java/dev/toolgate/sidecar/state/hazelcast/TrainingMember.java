@@ -41,42 +41,69 @@ public final class TrainingMember implements AutoCloseable {
   }
 
   /** The same, with the child's class path given (a test runs the sidecar's jar). */
-  static TrainingMember start(String classPath, String address, String clusterName, Duration timeout)
+  static TrainingMember start(
+      String classPath, String address, String clusterName, Duration timeout)
       throws IOException, InterruptedException {
-    String java = ProcessHandle.current().info().command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // Small and quick: C1 only, a small heap; it lives for the few seconds of the run.
-    Process child = new ProcessBuilder(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
-        "-cp", classPath, TrainingMember.class.getName(), address, clusterName))
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
+    Process child =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
+                    "-Xmx128m",
+                    "-cp",
+                    classPath,
+                    TrainingMember.class.getName(),
+                    address,
+                    clusterName))
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     TrainingMember member = new TrainingMember(child);
-    BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<Boolean> ready = new CompletableFuture<>();
     // Reads the child's stdout to its end, so that the child never blocks on a full pipe.
-    Thread reader = new Thread(() -> {
-      try {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          if (line.equals(READY)) {
-            ready.complete(true);
-          }
-        }
-      } catch (IOException e) {
-        // the child is gone: answered below
-      }
-      ready.complete(false);
-    }, "toolgate-training-member");
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                  if (line.equals(READY)) {
+                    ready.complete(true);
+                  }
+                }
+              } catch (IOException e) {
+                // the child is gone: answered below
+              }
+              ready.complete(false);
+            },
+            "toolgate-training-member");
     reader.setDaemon(true);
     reader.start();
     try {
       if (!ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         member.close();
-        throw new IOException("the training member at " + address + " exited with " + child.waitFor()
-            + " before it was ready (its log is above)");
+        throw new IOException(
+            "the training member at "
+                + address
+                + " exited with "
+                + child.waitFor()
+                + " before it was ready (its log is above)");
       }
     } catch (TimeoutException | ExecutionException e) {
       member.close();
-      throw new IOException("the training member at " + address + " was not ready within " + timeout.toSeconds() + " s");
+      throw new IOException(
+          "the training member at "
+              + address
+              + " was not ready within "
+              + timeout.toSeconds()
+              + " s");
     }
     return member;
   }
@@ -103,8 +130,17 @@ public final class TrainingMember implements AutoCloseable {
     }
     String host = args[0].substring(0, args[0].lastIndexOf(':'));
     int port = Integer.parseInt(args[0].substring(args[0].lastIndexOf(':') + 1));
-    HazelcastInstance member = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, args[1],
-        List.of(args[0]), null, port, null, null), host);
+    HazelcastInstance member =
+        SharedState.start(
+            new SharedStateOptions(
+                SharedStateOptions.Mode.EMBEDDED,
+                args[1],
+                List.of(args[0]),
+                null,
+                port,
+                null,
+                null),
+            host);
     // The handshake, not a log line: start() waits for this line on the child's stdout.
     System.out.println(READY);
     System.out.flush();

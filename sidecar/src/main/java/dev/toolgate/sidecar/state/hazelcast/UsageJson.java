@@ -20,11 +20,15 @@ final class UsageJson {
     for (int c : u.rate().counts()) {
       counts.add(c);
     }
-    JsonObject o = new JsonObject()
-        .put("r", u.reads()).put("w", u.writes())
-        .put("xr", u.extraReads()).put("xw", u.extraWrites())
-        .put("seen", u.lastSeenMs())
-        .put("sec", u.rate().lastSecond()).put("rate", counts);
+    JsonObject o =
+        new JsonObject()
+            .put("r", u.reads())
+            .put("w", u.writes())
+            .put("xr", u.extraReads())
+            .put("xw", u.extraWrites())
+            .put("seen", u.lastSeenMs())
+            .put("sec", u.rate().lastSecond())
+            .put("rate", counts);
     if (u.rate().ahead() > 0) {
       o.put("ahead", u.rate().ahead());
     }
@@ -41,8 +45,13 @@ final class UsageJson {
     for (int i = 0; i < rate.length; i++) {
       rate[i] = counts.getInteger(i);
     }
-    return new Usage(o.getInteger("r"), o.getInteger("w"), o.getInteger("xr"), o.getInteger("xw"),
-        o.getLong("seen"), new RateWindow(o.getLong("sec"), rate, o.getInteger("ahead", 0)));
+    return new Usage(
+        o.getInteger("r"),
+        o.getInteger("w"),
+        o.getInteger("xr"),
+        o.getInteger("xw"),
+        o.getLong("seen"),
+        new RateWindow(o.getLong("sec"), rate, o.getInteger("ahead", 0)));
   }
 
   static String record(IdempotencyRecord r) {
@@ -61,7 +70,12 @@ final class UsageJson {
       return null;
     }
     JsonObject o = new JsonObject(json);
-    return new IdempotencyRecord(RecordState.valueOf(o.getString("state")), o.getString("args"),
-        o.getString("corr"), o.getString("answer"), o.getString("op"), o.getLong("at"));
+    return new IdempotencyRecord(
+        RecordState.valueOf(o.getString("state")),
+        o.getString("args"),
+        o.getString("corr"),
+        o.getString("answer"),
+        o.getString("op"),
+        o.getLong("at"));
   }
 }

@@ -35,8 +35,10 @@ class ClientThreadsIT {
   }
 
   private static HazelcastInstance member(String cluster, int port, List<String> peers) {
-    return SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster, peers, null, port,
-        null, null), "127.0.0.1");
+    return SharedState.start(
+        new SharedStateOptions(
+            SharedStateOptions.Mode.EMBEDDED, cluster, peers, null, port, null, null),
+        "127.0.0.1");
   }
 
   private long threadsNamed(String infix) {
@@ -51,12 +53,22 @@ class ClientThreadsIT {
     String cluster = "client-threads-" + UUID.randomUUID();
     int port = LoopbackPorts.next();
     member = member(cluster, port, List.of("127.0.0.1:" + port));
-    client = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.CLIENT, cluster,
-        List.of("127.0.0.1:" + port), null, null, null, null), "127.0.0.1");
+    client =
+        SharedState.start(
+            new SharedStateOptions(
+                SharedStateOptions.Mode.CLIENT,
+                cluster,
+                List.of("127.0.0.1:" + port),
+                null,
+                null,
+                null,
+                null),
+            "127.0.0.1");
 
     // The connection manager's pool and the execution service's one-thread pool share the name.
     await("the internal threads, while the connect task runs each second")
-        .during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
+        .during(Duration.ofSeconds(4))
+        .atMost(Duration.ofSeconds(6))
         .until(() -> threadsNamed("internal-") <= ConnectionTaskPool.THREADS + 1);
 
     IMap<String, String> sessions = client.getMap(HazelcastQuotaStore.SESSIONS);
@@ -75,24 +87,36 @@ class ClientThreadsIT {
     int second = LoopbackPorts.next();
     List<String> addresses = List.of("127.0.0.1:" + first, "127.0.0.1:" + second);
     member = member(cluster, first, List.of(addresses.get(0)));
-    client = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.CLIENT, cluster, addresses, null,
-        null, null, null), "127.0.0.1");
+    client =
+        SharedState.start(
+            new SharedStateOptions(
+                SharedStateOptions.Mode.CLIENT, cluster, addresses, null, null, null, null),
+            "127.0.0.1");
     client.getMap(HazelcastQuotaStore.SESSIONS).set("before", "lost with its member");
 
     member.shutdown();
-    await("the client sees its cluster gone").atMost(Duration.ofSeconds(20)).until(() -> !connected());
+    await("the client sees its cluster gone")
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !connected());
     member = member(cluster, second, List.of(addresses.get(1)));
 
     IMap<String, String> sessions = client.getMap(HazelcastQuotaStore.SESSIONS);
-    await("the client serves again, on the cluster's new member").atMost(Duration.ofSeconds(30))
-        .ignoreExceptions().until(() -> {
-          sessions.set("after", "count-1");
-          return "count-1".equals(sessions.get("after"));
-        });
+    await("the client serves again, on the cluster's new member")
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              sessions.set("after", "count-1");
+              return "count-1".equals(sessions.get("after"));
+            });
     assertThat(threadsNamed("internal-")).isLessThanOrEqualTo(ConnectionTaskPool.THREADS + 1);
   }
 
   private boolean connected() {
-    return !((HazelcastClientProxy) client).client.getConnectionManager().getActiveConnections().isEmpty();
+    return !((HazelcastClientProxy) client)
+        .client
+        .getConnectionManager()
+        .getActiveConnections()
+        .isEmpty();
   }
 }

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The cap on a pool held in a private field, as the Hazelcast client's connection manager holds it. */
+/**
+ * The cap on a pool held in a private field, as the Hazelcast client's connection manager holds it.
+ */
 class ConnectionTaskPoolTest {
 
   /** Holds its pool as the client's connection manager does. */
@@ -54,11 +56,15 @@ class ConnectionTaskPoolTest {
       pool.execute(ran::countDown);
     }
     assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(pool.getPoolSize()).as("one thread per task, as the client's pool grows").isEqualTo(6);
+    assertThat(pool.getPoolSize())
+        .as("one thread per task, as the client's pool grows")
+        .isEqualTo(6);
 
     ConnectionTaskPool.cap(manager, 2);
 
-    await("the threads over the cap end").atMost(Duration.ofSeconds(10)).until(() -> pool.getPoolSize() <= 2);
+    await("the threads over the cap end")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> pool.getPoolSize() <= 2);
   }
 
   @Test

@@ -37,7 +37,9 @@ class HazelcastCircuitsIT {
     long second = now / 1000;
     HazelcastCircuits first = new HazelcastCircuits(vertx, member);
     first.publishWindow("api/get_job", List.of(new long[] {second, 5, 2, 0}), 60_000);
-    await().atMost(Duration.ofSeconds(10)).until(() -> member.getMap(HazelcastCircuits.WINDOWS).size() == 1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> member.getMap(HazelcastCircuits.WINDOWS).size() == 1);
 
     // Windows are published when they change: the late replica must read what is already there.
     HazelcastCircuits late = new HazelcastCircuits(vertx, member);

@@ -22,13 +22,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The combined compare-and-set of a session's counters and its read leases, on a real Hazelcast member. */
+/**
+ * The combined compare-and-set of a session's counters and its read leases, on a real Hazelcast
+ * member.
+ */
 class HazelcastQuotaStoreIT {
 
   private static final long T0 = 1_800_000_000_000L;
+
   /** Limits a test does not reach: only the leases' own behaviour shows. */
-  private static final Quotas ROOMY = new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
-  /** After a session's last read, when the sweep gives back what its lease kept: past the pause it is kept through. */
+  private static final Quotas ROOMY =
+      new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+
+  /**
+   * After a session's last read, when the sweep gives back what its lease kept: past the pause it
+   * is kept through.
+   */
   private static final long SWEPT = (ReadLease.PAUSE_MEMORY_SECONDS + 2) * 1_000L;
 
   private Vertx vertx;
@@ -69,8 +78,11 @@ class HazelcastQuotaStoreIT {
 
     assertThat(verdicts.stream().filter(QuotaVerdict::allowed)).hasSize(150);
     assertThat(verdicts.stream().filter(v -> !v.allowed()))
-        .hasSize(250).allSatisfy(v -> assertThat(v.limitName()).isEqualTo("quotas.perSession.read"));
-    assertThat(UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1")).reads())
+        .hasSize(250)
+        .allSatisfy(v -> assertThat(v.limitName()).isEqualTo("quotas.perSession.read"));
+    assertThat(
+            UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1"))
+                .reads())
         .isEqualTo(150);
   }
 
@@ -86,19 +98,26 @@ class HazelcastQuotaStoreIT {
       allowed++;
     }
     assertThat(storedReads()).as("counted, leases included, never over the quota").isEqualTo(30);
-    assertThat(allowed).as("refused early by what the first replica's lease still holds: ten reads grew it"
-            + " to 1, 2, then 4 reads, so at most 4")
-        .isLessThan(30).isGreaterThanOrEqualTo(30 - 4);
+    assertThat(allowed)
+        .as(
+            "refused early by what the first replica's lease still holds: ten reads grew it"
+                + " to 1, 2, then 4 reads, so at most 4")
+        .isLessThan(30)
+        .isGreaterThanOrEqualTo(30 - 4);
 
     store.expire(T0 + SWEPT, 3_600_000);
     other.expire(T0 + SWEPT, 3_600_000);
     int servedBefore = allowed;
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedBefore));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedBefore));
     while (read(other, quotas, T0 + SWEPT + 1_000)) {
       allowed++;
     }
 
-    assertThat(allowed).as("what the leases held came back: the whole quota, not one read more").isEqualTo(30);
+    assertThat(allowed)
+        .as("what the leases held came back: the whole quota, not one read more")
+        .isEqualTo(30);
   }
 
   @Test
@@ -114,9 +133,13 @@ class HazelcastQuotaStoreIT {
       }
     }
 
-    assertThat(version() - versionAfterFirstSecond).as("compare-and-sets for 60 reads in 3 seconds").isEqualTo(3);
+    assertThat(version() - versionAfterFirstSecond)
+        .as("compare-and-sets for 60 reads in 3 seconds")
+        .isEqualTo(3);
     store.expire(T0 + 3_000 + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(80));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(80));
   }
 
   @Test
@@ -132,23 +155,37 @@ class HazelcastQuotaStoreIT {
     for (int second = 1; second <= 3; second++) {
       long versionBefore = version();
       for (int i = 0; i < 20; i++) {
-        Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, ROOMY, T0 + second * 1_000L + i * 50L);
-        assertThat(verdict.isComplete()).as("read %d of second %d answered from the lease, at once", i, second).isTrue();
+        Future<QuotaVerdict> verdict =
+            store.consume("s1", "agent-1", false, ROOMY, T0 + second * 1_000L + i * 50L);
+        assertThat(verdict.isComplete())
+            .as("read %d of second %d answered from the lease, at once", i, second)
+            .isTrue();
         assertThat(verdict.result().allowed()).isTrue();
         if (i == 16) {
           awaitRolledAhead();
         }
       }
-      assertThat(version() - versionBefore).as("compare-and-sets in second %d: the roll-ahead and its rest", second)
+      assertThat(version() - versionBefore)
+          .as("compare-and-sets in second %d: the roll-ahead and its rest", second)
           .isLessThanOrEqualTo(2);
     }
-    assertThat(store.waits() - waitsAfterFirstSecond).as("checks that waited for a round trip").isZero();
+    assertThat(store.waits() - waitsAfterFirstSecond)
+        .as("checks that waited for a round trip")
+        .isZero();
 
     store.expire(T0 + 3_000 + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("what was reserved ahead and not used came back: the 80 reads served, not one more").isEqualTo(80));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(storedReads())
+                    .as(
+                        "what was reserved ahead and not used came back: the 80 reads served, not one more")
+                    .isEqualTo(80));
     RateWindow rate = UsageJson.usage(sessionsMap().get("s1")).rate();
-    assertThat(IntStream.of(rate.counts()).sum() + rate.ahead()).as("and the same in the rate window").isEqualTo(80);
+    assertThat(IntStream.of(rate.counts()).sum() + rate.ahead())
+        .as("and the same in the rate window")
+        .isEqualTo(80);
   }
 
   @Test
@@ -161,23 +198,34 @@ class HazelcastQuotaStoreIT {
 
     for (int second = 1; second <= 2; second++) {
       for (int i = 0; i < 2_000; i++) {
-        Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, roomier, T0 + second * 1_000L + i / 2);
-        assertThat(verdict.isComplete()).as("read %d of second %d answered from the lease, at once", i, second).isTrue();
+        Future<QuotaVerdict> verdict =
+            store.consume("s1", "agent-1", false, roomier, T0 + second * 1_000L + i / 2);
+        assertThat(verdict.isComplete())
+            .as("read %d of second %d answered from the lease, at once", i, second)
+            .isTrue();
         assertThat(verdict.result().allowed()).isTrue();
         awaitBackgroundRoundTrips();
       }
     }
 
     store.expire(T0 + 2_000 + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("what was reserved and not used came back").isEqualTo(6_000));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(storedReads())
+                    .as("what was reserved and not used came back")
+                    .isEqualTo(6_000));
   }
 
   @Test
-  void aSmallLeaseRolledAheadThatRunsDryBeforeItsSecondIsRefilledAheadAndDoubles() throws Exception {
+  void aSmallLeaseRolledAheadThatRunsDryBeforeItsSecondIsRefilledAheadAndDoubles()
+      throws Exception {
     assertThat(read(store, ROOMY, T0)).isTrue();
     assertThat(read(store, ROOMY, T0 + 850)).isTrue();
-    assertThat(read(store, ROOMY, T0 + 860)).as("takes the one read reserved, and claims the roll-ahead").isTrue();
+    assertThat(read(store, ROOMY, T0 + 860))
+        .as("takes the one read reserved, and claims the roll-ahead")
+        .isTrue();
     awaitRolledAhead();
     awaitBackgroundRoundTrips();
     long waitsBefore = store.waits();
@@ -188,23 +236,41 @@ class HazelcastQuotaStoreIT {
     }
 
     assertThat(store.waits() - waitsBefore)
-        .as("12 reads late in the second: the 4 rolled ahead, then one round trip that reserves 8 more ahead").isEqualTo(1);
+        .as(
+            "12 reads late in the second: the 4 rolled ahead, then one round trip that reserves 8 more ahead")
+        .isEqualTo(1);
     store.expire(T0 + 1_000 + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(15));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(15));
   }
 
-  /** Lets the top-ups and roll-ahead a read claimed land before the next read, as time would in a real second. */
+  /**
+   * Lets the top-ups and roll-ahead a read claimed land before the next read, as time would in a
+   * real second.
+   */
   private void awaitBackgroundRoundTrips() {
     if (store.draining("s1")) {
-      await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(10))
+      await()
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(1))
+          .atMost(Duration.ofSeconds(10))
           .until(() -> !store.draining("s1"));
     }
   }
 
-  /** Waits for the roll-ahead the last read claimed: the next second's reads counted ahead in the entry. */
+  /**
+   * Waits for the roll-ahead the last read claimed: the next second's reads counted ahead in the
+   * entry.
+   */
   private void awaitRolledAhead() {
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(UsageJson.usage(sessionsMap().get("s1"))
-        .rate().ahead()).as("reads counted ahead").isPositive());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(UsageJson.usage(sessionsMap().get("s1")).rate().ahead())
+                    .as("reads counted ahead")
+                    .isPositive());
   }
 
   @Test
@@ -212,7 +278,12 @@ class HazelcastQuotaStoreIT {
     for (int i = 0; i < 4; i++) {
       assertThat(read(store, ROOMY, T0 + i)).isTrue();
     }
-    assertThat(store.consume("s1", "agent-1", true, ROOMY, T0 + 5).await(10, TimeUnit.SECONDS).allowed()).isTrue();
+    assertThat(
+            store
+                .consume("s1", "agent-1", true, ROOMY, T0 + 5)
+                .await(10, TimeUnit.SECONDS)
+                .allowed())
+        .isTrue();
 
     // A new lease: reads 1 and 2 ask (the second reserves one more), read 3 takes it, read 4 asks
     // (and reserves two); a write always asks.
@@ -220,7 +291,8 @@ class HazelcastQuotaStoreIT {
   }
 
   @Test
-  void aBurstAfterAPauseIsAnsweredAtOnceFromWhatTheLeaseKeptAndWhatItsMoveReserves() throws Exception {
+  void aBurstAfterAPauseIsAnsweredAtOnceFromWhatTheLeaseKeptAndWhatItsMoveReserves()
+      throws Exception {
     for (int i = 0; i < 100; i++) {
       assertThat(read(store, ROOMY, T0 + i * 5L)).isTrue();
     }
@@ -240,15 +312,21 @@ class HazelcastQuotaStoreIT {
     }
 
     assertThat(store.waits() - waitsBefore)
-        .as("the %d kept reads, and the lease filled to the first burst's size by their move", kept).isZero();
+        .as("the %d kept reads, and the lease filled to the first burst's size by their move", kept)
+        .isZero();
     assertThat(read(store, ROOMY, back + 500)).isTrue();
-    assertThat(store.waits() - waitsBefore).as("the burst grew past the first one's size").isEqualTo(1);
+    assertThat(store.waits() - waitsBefore)
+        .as("the burst grew past the first one's size")
+        .isEqualTo(1);
     store.expire(back + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(201));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(201));
   }
 
   @Test
-  void readsKeptThroughAPauseAreMovedToTheSecondTheyAreServedInWithTheRestOfTheLeaseReservedThere() throws Exception {
+  void readsKeptThroughAPauseAreMovedToTheSecondTheyAreServedInWithTheRestOfTheLeaseReservedThere()
+      throws Exception {
     tenReadsInOneSecondAndTheirRoundTrips();
     int counted = storedReads();
     int kept = counted - 10;
@@ -258,12 +336,15 @@ class HazelcastQuotaStoreIT {
     awaitBackgroundRoundTrips();
 
     int reserved = 10 - kept;
-    assertThat(storedReads()).as("the %d kept moved, not counted again, and %d reserved", kept, reserved)
+    assertThat(storedReads())
+        .as("the %d kept moved, not counted again, and %d reserved", kept, reserved)
         .isEqualTo(counted + reserved);
     RateWindow rate = UsageJson.usage(sessionsMap().get("s1")).rate();
     assertThat(rate.counts()[(int) Math.floorMod(back / 1_000, 60L)])
-        .as("in the second they are served in: a lease of the ten served in second T0").isEqualTo(10);
-    assertThat(rate.counts()[(int) Math.floorMod(T0 / 1_000, 60L)]).as("left in their old one: the ten served there")
+        .as("in the second they are served in: a lease of the ten served in second T0")
+        .isEqualTo(10);
+    assertThat(rate.counts()[(int) Math.floorMod(T0 / 1_000, 60L)])
+        .as("left in their old one: the ten served there")
         .isEqualTo(10);
   }
 
@@ -277,10 +358,14 @@ class HazelcastQuotaStoreIT {
       awaitBackgroundRoundTrips();
     }
 
-    assertThat(store.waits() - waitsBefore).as("the first read, and the second: the first one's second had no more").isEqualTo(2);
+    assertThat(store.waits() - waitsBefore)
+        .as("the first read, and the second: the first one's second had no more")
+        .isEqualTo(2);
     assertThat(storedReads()).as("ten served, one in hand").isEqualTo(11);
     store.expire(last + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(10));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(10));
   }
 
   @Test
@@ -289,12 +374,19 @@ class HazelcastQuotaStoreIT {
     int counted = storedReads();
 
     store.expire(T0 + ReadLease.PAUSE_MEMORY_SECONDS * 1_000L, 3_600_000);
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
-        .untilAsserted(() -> assertThat(storedReads()).as("kept through a pause of %d s", ReadLease.PAUSE_MEMORY_SECONDS)
-            .isEqualTo(counted));
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
+        .untilAsserted(
+            () ->
+                assertThat(storedReads())
+                    .as("kept through a pause of %d s", ReadLease.PAUSE_MEMORY_SECONDS)
+                    .isEqualTo(counted));
 
     store.expire(T0 + SWEPT, 3_600_000);
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(10));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(10));
   }
 
   @Test
@@ -303,41 +395,55 @@ class HazelcastQuotaStoreIT {
     member.shutdown();
     long back = T0 + 5_000;
 
-    assertThat(store.consume("s1", "agent-1", false, ROOMY, back).isComplete()).as("carried: answered at once").isTrue();
+    assertThat(store.consume("s1", "agent-1", false, ROOMY, back).isComplete())
+        .as("carried: answered at once")
+        .isTrue();
     awaitBackgroundRoundTrips();
     long waitsBefore = store.waits();
     Future<QuotaVerdict> next = store.consume("s1", "agent-1", false, ROOMY, back + 1);
 
-    // Counted before consume returns; a completed future alone would not tell, the member being gone
+    // Counted before consume returns; a completed future alone would not tell, the member being
+    // gone
     // fails the round trip as fast as a kept read would have answered.
-    assertThat(store.waits() - waitsBefore).as("no kept read handed out after the failed move").isEqualTo(1);
+    assertThat(store.waits() - waitsBefore)
+        .as("no kept read handed out after the failed move")
+        .isEqualTo(1);
     await().atMost(Duration.ofSeconds(10)).until(next::failed);
     awaitBackgroundRoundTrips();
     assertThat(store.draining("s1")).as("nothing left queued for the session").isFalse();
   }
 
   @Test
-  void theSweepGivesBackManySessionsReadsOneAtATimeWhileALiveSessionsWriteGoesAhead() throws Exception {
+  void theSweepGivesBackManySessionsReadsOneAtATimeWhileALiveSessionsWriteGoesAhead()
+      throws Exception {
     int sparse = 1_000;
     for (int i = 0; i < sparse; i++) {
       String session = "sparse-" + i;
       store.consume(session, "agent-1", false, ROOMY, T0).await(10, TimeUnit.SECONDS);
       store.consume(session, "agent-1", false, ROOMY, T0 + 4_000).await(10, TimeUnit.SECONDS);
     }
-    assertThat(readsOfSparseSessions(sparse)).as("each served two, holds one more").isEqualTo(3 * sparse);
+    assertThat(readsOfSparseSessions(sparse))
+        .as("each served two, holds one more")
+        .isEqualTo(3 * sparse);
 
     store.expire(T0 + 4_000 + SWEPT, 3_600_000);
     Future<QuotaVerdict> write = store.consume("live", "agent-1", true, ROOMY, T0 + 4_000 + SWEPT);
     assertThat(write.await(10, TimeUnit.SECONDS).allowed()).isTrue();
 
-    assertThat(readsOfSparseSessions(sparse)).as("the sweep still giving back when the write was counted")
+    assertThat(readsOfSparseSessions(sparse))
+        .as("the sweep still giving back when the write was counted")
         .isGreaterThan(2 * sparse);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(readsOfSparseSessions(sparse)).isEqualTo(2 * sparse));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(readsOfSparseSessions(sparse)).isEqualTo(2 * sparse));
   }
 
   private int readsOfSparseSessions(int sessions) {
-    Set<String> keys = IntStream.range(0, sessions).mapToObj(i -> "sparse-" + i).collect(Collectors.toSet());
-    return sessionsMap().getAll(keys).values().stream().mapToInt(v -> UsageJson.usage(v).reads()).sum();
+    Set<String> keys =
+        IntStream.range(0, sessions).mapToObj(i -> "sparse-" + i).collect(Collectors.toSet());
+    return sessionsMap().getAll(keys).values().stream()
+        .mapToInt(v -> UsageJson.usage(v).reads())
+        .sum();
   }
 
   @Test
@@ -360,39 +466,54 @@ class HazelcastQuotaStoreIT {
     }
     awaitBackgroundRoundTrips();
     long now = T0 + 1_000;
-    assertThat(read(store, roomier, now)).as("a new second's first read, from what the lease kept").isTrue();
+    assertThat(read(store, roomier, now))
+        .as("a new second's first read, from what the lease kept")
+        .isTrue();
     awaitBackgroundRoundTrips();
     int served = busy + 1;
     int held = storedReads() - served;
-    assertThat(held).as("the lease kept: above its top-up mark")
+    assertThat(held)
+        .as("the lease kept: above its top-up mark")
         .isBetween(ReadLease.TOP_UP_LEFT + 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < held - ReadLease.TOP_UP_LEFT; i++) {
       assertThat(store.consume("s1", "agent-1", false, roomier, now).isComplete()).isTrue();
       served++;
     }
     int servedThen = served;
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-        .as("down to its top-up mark: topped up to a full lease")
-        .isEqualTo(servedThen + ReadLease.MAX_EXTRA));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(storedReads())
+                    .as("down to its top-up mark: topped up to a full lease")
+                    .isEqualTo(servedThen + ReadLease.MAX_EXTRA));
 
     for (int round = 0; round < 10; round++) {
       long versionBefore = version();
       for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT; i++) {
         Future<QuotaVerdict> verdict = store.consume("s1", "agent-1", false, roomier, now + round);
-        assertThat(verdict.isComplete()).as("read %d of round %d answered from the lease, at once", i, round).isTrue();
+        assertThat(verdict.isComplete())
+            .as("read %d of round %d answered from the lease, at once", i, round)
+            .isTrue();
         assertThat(verdict.result().allowed()).isTrue();
         served++;
       }
       int servedSoFar = served;
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads())
-          .as("topped up in the background, back to a full lease and no further")
-          .isEqualTo(servedSoFar + ReadLease.MAX_EXTRA));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(storedReads())
+                      .as("topped up in the background, back to a full lease and no further")
+                      .isEqualTo(servedSoFar + ReadLease.MAX_EXTRA));
       assertThat(version() - versionBefore).as("one compare-and-set per top-up").isEqualTo(1);
     }
 
     store.expire(now + SWEPT, 3_600_000);
     int servedInAll = served;
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedInAll));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(storedReads()).isEqualTo(servedInAll));
   }
 
   @Test
@@ -404,12 +525,15 @@ class HazelcastQuotaStoreIT {
 
     int nextSecond = 0;
     QuotaVerdict refusal;
-    while ((refusal = store.consume("s1", "agent-1", false, quotas, T0 + 1_000).await(10, TimeUnit.SECONDS))
+    while ((refusal =
+            store.consume("s1", "agent-1", false, quotas, T0 + 1_000).await(10, TimeUnit.SECONDS))
         .allowed()) {
       nextSecond++;
     }
 
-    assertThat(nextSecond).as("30 per minute, 12 used: the lease's rest went back to its second").isEqualTo(18);
+    assertThat(nextSecond)
+        .as("30 per minute, 12 used: the lease's rest went back to its second")
+        .isEqualTo(18);
     assertThat(refusal.limitName()).isEqualTo("quotas.ratePerMinute");
   }
 
@@ -441,7 +565,8 @@ class HazelcastQuotaStoreIT {
       assertThat(read(store, ROOMY, T0 + i)).isTrue();
     }
 
-    assertThat(storedReads()).as("the reads served and none held (an open replica's lease would hold 12 more)")
+    assertThat(storedReads())
+        .as("the reads served and none held (an open replica's lease would hold 12 more)")
         .isEqualTo(25);
   }
 
@@ -464,31 +589,43 @@ class HazelcastQuotaStoreIT {
     burst(3, quotas);
     new HazelcastQuotaStore(vertx, member).reset("s1").await(10, TimeUnit.SECONDS);
 
-    assertThat(store.consume("s1", "agent-1", false, quotas, System.currentTimeMillis())
-        .await(10, TimeUnit.SECONDS).allowed()).isTrue();
+    assertThat(
+            store
+                .consume("s1", "agent-1", false, quotas, System.currentTimeMillis())
+                .await(10, TimeUnit.SECONDS)
+                .allowed())
+        .isTrue();
   }
 
   @Test
   void givesTheAgentBackWhatTheSessionRefused() throws Exception {
-    Quotas quotas = new Quotas(new SessionQuota(100, 15), new SessionQuota(1_000, 100), 1_000_000, null, null);
+    Quotas quotas =
+        new Quotas(new SessionQuota(100, 15), new SessionQuota(1_000, 100), 1_000_000, null, null);
 
     List<QuotaVerdict> verdicts = burst(130, quotas);
 
     assertThat(verdicts.stream().filter(QuotaVerdict::allowed)).hasSize(100);
-    assertThat(UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.AGENTS).get("agent-1")).reads())
-        .as("the agent's total counts only what its sessions let through").isEqualTo(100);
+    assertThat(
+            UsageJson.usage(
+                    member.<String, String>getMap(HazelcastQuotaStore.AGENTS).get("agent-1"))
+                .reads())
+        .as("the agent's total counts only what its sessions let through")
+        .isEqualTo(100);
   }
 
   @Test
   void theAgentsLimitRefusesBeforeTheSessionCounts() throws Exception {
-    Quotas quotas = new Quotas(new SessionQuota(100, 15), new SessionQuota(40, 100), 1_000_000, null, null);
+    Quotas quotas =
+        new Quotas(new SessionQuota(100, 15), new SessionQuota(40, 100), 1_000_000, null, null);
 
     List<QuotaVerdict> verdicts = burst(60, quotas);
 
     assertThat(verdicts.stream().filter(QuotaVerdict::allowed)).hasSize(40);
     assertThat(verdicts.stream().filter(v -> !v.allowed()))
         .allSatisfy(v -> assertThat(v.limitName()).isEqualTo("quotas.perAgent.read"));
-    assertThat(UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1")).reads())
+    assertThat(
+            UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1"))
+                .reads())
         .isEqualTo(40);
   }
 
@@ -505,8 +642,12 @@ class HazelcastQuotaStoreIT {
     awaitBackgroundRoundTrips();
   }
 
-  private static boolean read(HazelcastQuotaStore replica, Quotas quotas, long nowMs) throws Exception {
-    return replica.consume("s1", "agent-1", false, quotas, nowMs).await(10, TimeUnit.SECONDS).allowed();
+  private static boolean read(HazelcastQuotaStore replica, Quotas quotas, long nowMs)
+      throws Exception {
+    return replica
+        .consume("s1", "agent-1", false, quotas, nowMs)
+        .await(10, TimeUnit.SECONDS)
+        .allowed();
   }
 
   private IMap<String, String> sessionsMap() {

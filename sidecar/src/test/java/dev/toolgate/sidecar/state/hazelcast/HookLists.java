@@ -9,14 +9,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads Hazelcast's service files as its service loader does: a class name a line, {@code #} starts a comment. */
+/**
+ * Reads Hazelcast's service files as its service loader does: a class name a line, {@code #} starts
+ * a comment.
+ */
 final class HookLists {
 
   private HookLists() {}
 
   static List<String> names(InputStream serviceFile) throws IOException {
     List<String> names = new ArrayList<>();
-    BufferedReader lines = new BufferedReader(new InputStreamReader(serviceFile, StandardCharsets.UTF_8));
+    BufferedReader lines =
+        new BufferedReader(new InputStreamReader(serviceFile, StandardCharsets.UTF_8));
     for (String line = lines.readLine(); line != null; line = lines.readLine()) {
       int comment = line.indexOf('#');
       String name = (comment < 0 ? line : line.substring(0, comment)).trim();

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A member started from the sidecar's jar, whose service file lists only a client's serializer
- * hooks (its members load Hazelcast's through {@link MemberSerializerHooks}), still runs what another member sends it: operations on the
- * partitions it owns, their backups, and the migrations when the other member leaves.
+ * hooks (its members load Hazelcast's through {@link MemberSerializerHooks}), still runs what
+ * another member sends it: operations on the partitions it owns, their backups, and the migrations
+ * when the other member leaves.
  */
 class JarMemberIT {
 
@@ -41,8 +42,10 @@ class JarMemberIT {
   @Test
   void aMemberFromTheJarServesAnotherMembersOperationsBackupsAndMigrations() throws Exception {
     assertThat(JAR).as("built by the package phase").exists();
-    assertThat(jarServiceFile()).as("the jar lists a client's hooks, not the map's")
-        .isNotEmpty().doesNotContain(MapDataSerializerHook.class.getName());
+    assertThat(jarServiceFile())
+        .as("the jar lists a client's hooks, not the map's")
+        .isNotEmpty()
+        .doesNotContain(MapDataSerializerHook.class.getName());
     String cluster = "jar-member-" + UUID.randomUUID();
     String childAddress = "127.0.0.1:" + LoopbackPorts.next();
     Map<String, String> written = new HashMap<>();
@@ -50,21 +53,35 @@ class JarMemberIT {
       written.put("session-" + i, "count-" + i);
     }
 
-    try (TrainingMember child = TrainingMember.start(JAR.toAbsolutePath().toString(), childAddress, cluster,
-        Duration.ofSeconds(60))) {
-      HazelcastInstance here = SharedState.start(new SharedStateOptions(SharedStateOptions.Mode.EMBEDDED, cluster,
-          List.of(childAddress), null, LoopbackPorts.next(), null, null), "127.0.0.1");
+    try (TrainingMember child =
+        TrainingMember.start(
+            JAR.toAbsolutePath().toString(), childAddress, cluster, Duration.ofSeconds(60))) {
+      HazelcastInstance here =
+          SharedState.start(
+              new SharedStateOptions(
+                  SharedStateOptions.Mode.EMBEDDED,
+                  cluster,
+                  List.of(childAddress),
+                  null,
+                  LoopbackPorts.next(),
+                  null,
+                  null),
+              "127.0.0.1");
       try {
-        await("the two members form one cluster").atMost(Duration.ofSeconds(60))
+        await("the two members form one cluster")
+            .atMost(Duration.ofSeconds(60))
             .until(() -> here.getCluster().getMembers().size() == 2);
         IMap<String, String> map = here.getMap(HazelcastQuotaStore.SESSIONS);
-        // Two kinds of operation reach the jar's member: one batch per partition, then one per entry.
+        // Two kinds of operation reach the jar's member: one batch per partition, then one per
+        // entry.
         map.putAll(written);
         written.forEach(map::set);
 
-        long ownedByTheChild = written.keySet().stream()
-            .filter(key -> !here.getPartitionService().getPartition(key).getOwner().localMember())
-            .count();
+        long ownedByTheChild =
+            written.keySet().stream()
+                .filter(
+                    key -> !here.getPartitionService().getPartition(key).getOwner().localMember())
+                .count();
         assertThat(ownedByTheChild).as("entries the jar's member owns").isPositive();
         assertThat(map.getAll(written.keySet())).isEqualTo(written);
       } finally {
@@ -76,7 +93,9 @@ class JarMemberIT {
       HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
       try {
         IMap<String, String> alone = client.getMap(HazelcastQuotaStore.SESSIONS);
-        assertThat(alone.getAll(written.keySet())).as("every entry, on the jar's member alone").isEqualTo(written);
+        assertThat(alone.getAll(written.keySet()))
+            .as("every entry, on the jar's member alone")
+            .isEqualTo(written);
       } finally {
         client.shutdown();
       }

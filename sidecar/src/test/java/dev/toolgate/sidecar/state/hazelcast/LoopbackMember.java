@@ -13,8 +13,14 @@ final class LoopbackMember {
   static HazelcastInstance start(String clusterPrefix) {
     Config config = new Config().setClusterName(clusterPrefix + "-" + UUID.randomUUID());
     config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.getNetworkConfig().setPort(5801).setPortAutoIncrement(true).setPortCount(100)
-        .getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+    config
+        .getNetworkConfig()
+        .setPort(5801)
+        .setPortAutoIncrement(true)
+        .setPortCount(100)
+        .getInterfaces()
+        .setEnabled(true)
+        .addInterface("127.0.0.1");
     config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
     config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
     return Hazelcast.newHazelcastInstance(config);

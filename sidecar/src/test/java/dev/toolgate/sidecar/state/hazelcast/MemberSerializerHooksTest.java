@@ -14,7 +14,10 @@ class MemberSerializerHooksTest {
 
   private final ClassLoader parent = getClass().getClassLoader();
 
-  /** The sidecar's own service file (src/main/resources), not Hazelcast's, which the test class path also has. */
+  /**
+   * The sidecar's own service file (src/main/resources), not Hazelcast's, which the test class path
+   * also has.
+   */
   private List<String> sidecarHooks() throws IOException {
     for (URL file : Collections.list(parent.getResources(MemberSerializerHooks.SERVICE_FILE))) {
       if (file.getPath().contains("/target/classes/")) {
@@ -30,28 +33,33 @@ class MemberSerializerHooksTest {
 
     List<URL> files = Collections.list(member.getResources(MemberSerializerHooks.SERVICE_FILE));
 
-    assertThat(files).containsAll(Collections.list(parent.getResources(MemberSerializerHooks.SERVICE_FILE)))
+    assertThat(files)
+        .containsAll(Collections.list(parent.getResources(MemberSerializerHooks.SERVICE_FILE)))
         .contains(parent.getResource(MemberSerializerHooks.ALL_HOOKS));
     assertThat(HookLists.names(parent.getResource(MemberSerializerHooks.ALL_HOOKS)))
-        .hasSizeGreaterThan(40).contains(MapDataSerializerHook.class.getName());
+        .hasSizeGreaterThan(40)
+        .contains(MapDataSerializerHook.class.getName());
   }
 
   @Test
   void definesNoClassOfItsOwn() throws ClassNotFoundException {
     ClassLoader member = MemberSerializerHooks.over(parent);
 
-    assertThat(member.loadClass(MapDataSerializerHook.class.getName())).isSameAs(MapDataSerializerHook.class);
-    assertThat(member.getResource(MemberSerializerHooks.ALL_HOOKS)).isEqualTo(parent.getResource(MemberSerializerHooks.ALL_HOOKS));
+    assertThat(member.loadClass(MapDataSerializerHook.class.getName()))
+        .isSameAs(MapDataSerializerHook.class);
+    assertThat(member.getResource(MemberSerializerHooks.ALL_HOOKS))
+        .isEqualTo(parent.getResource(MemberSerializerHooks.ALL_HOOKS));
   }
 
   @Test
   void refusesAClassPathWithoutHazelcastsCompleteList() {
-    ClassLoader without = new ClassLoader(parent) {
-      @Override
-      public URL getResource(String name) {
-        return name.equals(MemberSerializerHooks.ALL_HOOKS) ? null : super.getResource(name);
-      }
-    };
+    ClassLoader without =
+        new ClassLoader(parent) {
+          @Override
+          public URL getResource(String name) {
+            return name.equals(MemberSerializerHooks.ALL_HOOKS) ? null : super.getResource(name);
+          }
+        };
 
     assertThatThrownBy(() -> MemberSerializerHooks.over(without))
         .isInstanceOf(IllegalStateException.class)
@@ -60,7 +68,8 @@ class MemberSerializerHooksTest {
 
   @Test
   void everyHookTheSidecarListsIsOneOfHazelcasts() throws IOException {
-    assertThat(sidecarHooks()).isNotEmpty()
+    assertThat(sidecarHooks())
+        .isNotEmpty()
         .doesNotContain(MapDataSerializerHook.class.getName())
         .isSubsetOf(HookLists.names(parent.getResource(MemberSerializerHooks.ALL_HOOKS)));
   }

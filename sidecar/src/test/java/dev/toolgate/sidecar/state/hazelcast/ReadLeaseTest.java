@@ -35,7 +35,8 @@ class ReadLeaseTest {
       lease.take(100);
     }
 
-    assertThat(lease.carry(103)).as("six served in second 100, two kept: one handed out, four to reserve")
+    assertThat(lease.carry(103))
+        .as("six served in second 100, two kept: one handed out, four to reserve")
         .isEqualTo(new ReadLease.Carried(100, 2, 4));
     assertThat(lease.reserved(103, 4)).isEqualTo(ReadLease.Unused.NONE);
     for (int i = 0; i < 5; i++) {
@@ -50,7 +51,8 @@ class ReadLeaseTest {
 
     for (long second = 104; second <= 120; second += 4) {
       assertThat(lease.take(second)).isFalse();
-      assertThat(lease.carry(second)).as("the read in hand since second %d, and one more to reserve", second - 4)
+      assertThat(lease.carry(second))
+          .as("the read in hand since second %d, and one more to reserve", second - 4)
           .isEqualTo(new ReadLease.Carried(second - 4, 1, 1));
       assertThat(lease.reserved(second, 1)).isEqualTo(ReadLease.Unused.NONE);
     }
@@ -63,7 +65,9 @@ class ReadLeaseTest {
     lease.refilled(104, 2, 1, 2);
 
     assertThat(lease.reserved(103, 3)).isEqualTo(new ReadLease.Unused(103, 3));
-    assertThat(lease.close(105)).as("the later refill's own reads are untouched").isEqualTo(new ReadLease.Unused(104, 2));
+    assertThat(lease.close(105))
+        .as("the later refill's own reads are untouched")
+        .isEqualTo(new ReadLease.Unused(104, 2));
   }
 
   @Test
@@ -88,7 +92,9 @@ class ReadLeaseTest {
       assertThat(lease.take(100)).isTrue();
     }
 
-    assertThat(lease.wanted(101)).as("12 served in second 100: the asking call and 11 more").isEqualTo(11);
+    assertThat(lease.wanted(101))
+        .as("12 served in second 100: the asking call and 11 more")
+        .isEqualTo(11);
   }
 
   @Test
@@ -139,7 +145,8 @@ class ReadLeaseTest {
     lease.take(100);
 
     assertThat(lease.take(103)).as("not a read of second 103").isFalse();
-    assertThat(lease.carry(103)).as("the three kept, to move from second 100; they fill the lease")
+    assertThat(lease.carry(103))
+        .as("the three kept, to move from second 100; they fill the lease")
         .isEqualTo(new ReadLease.Carried(100, 3, 0));
     assertThat(lease.take(103)).isTrue();
     assertThat(lease.take(103)).isTrue();
@@ -160,7 +167,9 @@ class ReadLeaseTest {
   void carriesOnceUntilTheMoveOfItsReadsHasEnded() {
     lease.refilled(100, 4, 1, 4);
     assertThat(lease.carry(103)).isNotNull();
-    assertThat(lease.claimRefill(103_900)).as("no roll-ahead while the move runs").isEqualTo(ReadLease.NO_REFILL);
+    assertThat(lease.claimRefill(103_900))
+        .as("no roll-ahead while the move runs")
+        .isEqualTo(ReadLease.NO_REFILL);
 
     assertThat(lease.carry(105)).as("while the move runs").isNull();
     assertThat(lease.reserved(103, 0)).isEqualTo(ReadLease.Unused.NONE);
@@ -184,7 +193,9 @@ class ReadLeaseTest {
 
     assertThat(lease.idle(103)).as("still holds a read").isFalse();
     lease.close(103);
-    assertThat(lease.idle(100 + ReadLease.PAUSE_MEMORY_SECONDS)).as("still sizes the next lease").isFalse();
+    assertThat(lease.idle(100 + ReadLease.PAUSE_MEMORY_SECONDS))
+        .as("still sizes the next lease")
+        .isFalse();
     assertThat(lease.idle(101 + ReadLease.PAUSE_MEMORY_SECONDS)).isTrue();
   }
 
@@ -193,7 +204,9 @@ class ReadLeaseTest {
     lease.refilled(100, ReadLease.MAX_EXTRA, 1, ReadLease.MAX_EXTRA);
     for (int i = 0; i < ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT - 1; i++) {
       lease.take(100);
-      assertThat(lease.claimTopUp(100)).as("more than the top-up mark left after %d reads", i + 1).isFalse();
+      assertThat(lease.claimTopUp(100))
+          .as("more than the top-up mark left after %d reads", i + 1)
+          .isFalse();
     }
     lease.take(100);
 
@@ -220,7 +233,8 @@ class ReadLeaseTest {
     }
 
     assertThat(lease.toReserve(100)).as("back to its size, with the 12 it holds").isEqualTo(20);
-    assertThat(lease.toReserve(101)).as("a new second: sized to the 21 served, nothing held")
+    assertThat(lease.toReserve(101))
+        .as("a new second: sized to the 21 served, nothing held")
         .isEqualTo(20);
   }
 
@@ -248,7 +262,8 @@ class ReadLeaseTest {
       lease.take(100);
     }
 
-    assertThat(lease.claimReadsAhead(100_800)).as("40 served in 800 ms: 10 more this second, 50 the next")
+    assertThat(lease.claimReadsAhead(100_800))
+        .as("40 served in 800 ms: 10 more this second, 50 the next")
         .isEqualTo(60);
   }
 
@@ -315,7 +330,8 @@ class ReadLeaseTest {
 
     assertThat(topUp).isEqualTo(ReadLease.MAX_EXTRA - ReadLease.TOP_UP_LEFT);
     assertThat(back).isEqualTo(ReadLease.Unused.NONE);
-    assertThat(lease.close(102)).as("full again, all counted in second 101")
+    assertThat(lease.close(102))
+        .as("full again, all counted in second 101")
         .isEqualTo(new ReadLease.Unused(101, ReadLease.MAX_EXTRA));
   }
 
@@ -329,7 +345,9 @@ class ReadLeaseTest {
     lease.topUpEnded();
     lease.take(100);
 
-    assertThat(lease.wanted(104)).as("100 reads in 800 ms, not the one read since the roll").isEqualTo(124);
+    assertThat(lease.wanted(104))
+        .as("100 reads in 800 ms, not the one read since the roll")
+        .isEqualTo(124);
   }
 
   @Test
@@ -346,7 +364,9 @@ class ReadLeaseTest {
     ReadLease.Unused back = lease.rolled(101, 10, 7);
 
     assertThat(back).isEqualTo(new ReadLease.Unused(101, 7));
-    assertThat(lease.close(103)).as("the refill's own reads are untouched").isEqualTo(new ReadLease.Unused(102, 4));
+    assertThat(lease.close(103))
+        .as("the refill's own reads are untouched")
+        .isEqualTo(new ReadLease.Unused(102, 4));
   }
 
   @Test

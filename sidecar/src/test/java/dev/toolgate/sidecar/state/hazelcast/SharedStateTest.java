@@ -11,13 +11,16 @@ import org.junit.jupiter.api.Test;
 class SharedStateTest {
 
   private static ClientConfig client(List<String> members, String dns) {
-    return SharedState.clientConfig(new SharedStateOptions(SharedStateOptions.Mode.CLIENT, "toolgate", members, dns,
-        null, null, null));
+    return SharedState.clientConfig(
+        new SharedStateOptions(
+            SharedStateOptions.Mode.CLIENT, "toolgate", members, dns, null, null, null));
   }
 
   @Test
   void sweepsForLostBackupAcksOnceASecondInsteadOfTenTimes() {
-    assertThat(client(List.of("127.0.0.1:5701"), null).getProperty("hazelcast.client.internal.clean.resources.millis"))
+    assertThat(
+            client(List.of("127.0.0.1:5701"), null)
+                .getProperty("hazelcast.client.internal.clean.resources.millis"))
         .isEqualTo("1000");
   }
 
@@ -35,7 +38,10 @@ class SharedStateTest {
 
   @Test
   void findsTheClusterByItsAddressesOrByKubernetesDns() {
-    assertThat(client(List.of("10.0.0.1:5701", "10.0.0.2:5701"), null).getNetworkConfig().getAddresses())
+    assertThat(
+            client(List.of("10.0.0.1:5701", "10.0.0.2:5701"), null)
+                .getNetworkConfig()
+                .getAddresses())
         .containsExactly("10.0.0.1:5701", "10.0.0.2:5701");
     ClientConfig dns = client(List.of(), "Toolgate-Hazelcast.toolgate.svc.cluster.local");
     assertThat(dns.getNetworkConfig().getKubernetesConfig().isEnabled()).isTrue();

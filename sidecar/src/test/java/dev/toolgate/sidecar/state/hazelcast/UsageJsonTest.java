@@ -24,7 +24,8 @@ class UsageJsonTest {
 
   @Test
   void readsAValueWrittenWithoutReadsCountedAhead() {
-    String older = "{\"r\":2,\"w\":0,\"xr\":0,\"xw\":0,\"seen\":5000,\"sec\":5,\"rate\":[0,0,0,0,0,2]}";
+    String older =
+        "{\"r\":2,\"w\":0,\"xr\":0,\"xw\":0,\"seen\":5000,\"sec\":5,\"rate\":[0,0,0,0,0,2]}";
 
     Usage read = UsageJson.usage(older);
 
