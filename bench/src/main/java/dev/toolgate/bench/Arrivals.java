@@ -69,6 +69,6 @@ enum Arrivals {
         return a;
       }
     }
-    throw new IllegalArgumentException("--arrivals takes poisson or uniform, was '" + value + "'");
+    throw new IllegalArgumentException("takes poisson or uniform, was '" + value + "'");
   }
 }

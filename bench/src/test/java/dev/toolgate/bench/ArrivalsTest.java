@@ -60,6 +60,6 @@ class ArrivalsTest {
     assertThat(Arrivals.parse("poisson")).isEqualTo(Arrivals.POISSON);
     assertThat(Arrivals.parse("uniform")).isEqualTo(Arrivals.UNIFORM);
     assertThatThrownBy(() -> Arrivals.parse("Poisson"))
-        .hasMessage("--arrivals takes poisson or uniform, was 'Poisson'");
+        .hasMessage("takes poisson or uniform, was 'Poisson'");
   }
 }

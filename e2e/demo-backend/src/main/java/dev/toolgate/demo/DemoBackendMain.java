@@ -1,45 +1,52 @@
 package dev.toolgate.demo;
 
 import io.vertx.core.Vertx;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** Runs the demo backend until the process is stopped. */
-public final class DemoBackendMain {
+@Command(
+    name = "toolgate-demo-backend",
+    description =
+        "An MCP server (Streamable HTTP) that plays a deployment API for Toolgate's demo and tests.",
+    footer = {
+      "",
+      "Fault injection: POST /faults/<tool> {\"kind\":\"status\",\"status\":503,\"times\":2}"
+    })
+public final class DemoBackendMain implements Callable<Integer> {
 
-  private static final String USAGE =
-      """
-      Usage: java -jar toolgate-demo-backend.jar [--host HOST] [--port PORT]
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "Show this help message and exit.")
+  boolean help;
 
-      An MCP server (Streamable HTTP) that plays a deployment API for Toolgate's demo and tests.
-        --host HOST   address to bind (default %s)
-        --port PORT   port to bind, 0 for any free port (default %d)
-        --help        print this help
-      Fault injection: POST /faults/<tool> {"kind":"status","status":503,"times":2}
-      """
-          .formatted(DemoBackendOptions.DEFAULT_HOST, DemoBackendOptions.DEFAULT_PORT);
+  @Option(
+      names = "--host",
+      paramLabel = "HOST",
+      defaultValue = DemoBackendOptions.DEFAULT_HOST,
+      description = "Address to bind (default ${DEFAULT-VALUE}).")
+  String host;
 
-  private DemoBackendMain() {}
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      defaultValue = "" + DemoBackendOptions.DEFAULT_PORT,
+      description = "Port to bind, 0 for any free port (default ${DEFAULT-VALUE}).")
+  int port;
 
   public static void main(String[] args) {
-    String host = DemoBackendOptions.DEFAULT_HOST;
-    int port = DemoBackendOptions.DEFAULT_PORT;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--help", "-h" -> {
-          System.out.print(USAGE);
-          return;
-        }
-        case "--host" -> host = value(args, ++i, "--host");
-        case "--port" -> {
-          String v = value(args, ++i, "--port");
-          try {
-            port = Integer.parseInt(v);
-          } catch (NumberFormatException e) {
-            fail("--port takes a number, was '" + v + "'");
-          }
-        }
-        default -> fail("unknown argument '" + args[i] + "'");
-      }
+    int code = new CommandLine(new DemoBackendMain()).execute(args);
+    if (code != 0) {
+      System.exit(code);
     }
+  }
+
+  /** Starts the backend and returns: its event loops keep the process alive. */
+  @Override
+  public Integer call() {
     Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
     DemoBackend.start(vertx, new DemoBackendOptions(host, port))
         .onSuccess(
@@ -54,17 +61,6 @@ public final class DemoBackendMain {
               vertx.close();
               System.exit(1);
             });
-  }
-
-  private static String value(String[] args, int i, String flag) {
-    if (i >= args.length) {
-      fail(flag + " needs a value");
-    }
-    return args[i];
-  }
-
-  private static void fail(String message) {
-    System.err.println("error: " + message + "\n\n" + USAGE);
-    System.exit(2);
+    return 0;
   }
 }

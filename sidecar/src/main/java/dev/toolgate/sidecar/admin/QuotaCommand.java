@@ -3,6 +3,7 @@ package dev.toolgate.sidecar.admin;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,83 +11,142 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code toolgate-sidecar quota raise|reset}: the administrator's side of seed 002's manual raise.
+ * {@code toolgate-sidecar quota raise|reset}: the administrator's side of seed 002's manual raise,
+ * through the admin API of one sidecar, effective on every replica sharing the state.
  */
-public final class QuotaCommand {
+@Command(
+    name = "quota",
+    mixinStandardHelpOptions = true,
+    description =
+        "Raises (adds to) or resets a session's quota, on every replica sharing the state.",
+    subcommands = {QuotaCommand.Raise.class, QuotaCommand.Reset.class})
+public final class QuotaCommand implements Callable<Integer> {
 
-  public static final String USAGE =
-      """
-      Usage: java -jar sidecar/target/toolgate-sidecar.jar quota raise --session ID [--reads N] [--writes N]
-                  [--admin URL] --token-file FILE
-             java -jar sidecar/target/toolgate-sidecar.jar quota reset --session ID [--admin URL] --token-file FILE
+  @Spec CommandSpec spec;
 
-      Raises (adds to) or resets a session's quota, on every replica sharing the state.
-        --admin URL        the sidecar's admin listener (default http://127.0.0.1:15020)
-        --token-file FILE  the admin token (the sidecar's admin.tokenFile)
-      """;
-
-  private QuotaCommand() {}
-
+  /**
+   * Runs {@code quota ...} as given to the sidecar's jar (the first argument is the command's
+   * name); returns the exit code.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length < 2 || !(args[1].equals("raise") || args[1].equals("reset"))) {
-      err.print(USAGE);
-      return args.length >= 2 && (args[1].equals("--help") || args[1].equals("-h")) ? 0 : 2;
-    }
-    String action = args[1];
-    String admin = "http://127.0.0.1:15020";
-    String tokenFile = null;
-    JsonObject body = new JsonObject();
-    for (int i = 2; i < args.length; i++) {
-      if (i + 1 >= args.length) {
-        return usage(err, args[i] + " needs a value");
+    String[] rest =
+        args.length > 0 && args[0].equals("quota")
+            ? Arrays.copyOfRange(args, 1, args.length)
+            : args;
+    PrintWriter outWriter = new PrintWriter(out, true);
+    PrintWriter errWriter = new PrintWriter(err, true);
+    return new CommandLine(new QuotaCommand()).setOut(outWriter).setErr(errWriter).execute(rest);
+  }
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "say which: quota raise or quota reset");
+  }
+
+  /** Which sidecar, with which token, about which session. */
+  static final class Target {
+    @Option(
+        names = "--session",
+        required = true,
+        paramLabel = "ID",
+        description = "The session, as the agent's quota_exceeded answer names it.")
+    String session;
+
+    @Option(
+        names = "--admin",
+        paramLabel = "URL",
+        defaultValue = "http://127.0.0.1:15020",
+        description = "The sidecar's admin listener (default ${DEFAULT-VALUE}).")
+    URI admin;
+
+    @Option(
+        names = "--token-file",
+        required = true,
+        paramLabel = "FILE",
+        description = "The admin token (the sidecar's admin.tokenFile).")
+    Path tokenFile;
+  }
+
+  @Command(
+      name = "raise",
+      mixinStandardHelpOptions = true,
+      description = "Adds reads or writes to a session's quota.")
+  static final class Raise implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin Target target;
+
+    @Option(names = "--reads", paramLabel = "N", description = "Reads to add.")
+    Integer reads;
+
+    @Option(names = "--writes", paramLabel = "N", description = "Writes to add.")
+    Integer writes;
+
+    @Override
+    public Integer call() {
+      JsonObject body = new JsonObject().put("session", target.session);
+      if (reads != null) {
+        body.put("reads", reads);
       }
-      String value = args[++i];
-      switch (args[i - 1]) {
-        case "--session" -> body.put("session", value);
-        case "--reads", "--writes" -> {
-          try {
-            body.put(args[i - 1].substring(2), Integer.parseInt(value));
-          } catch (NumberFormatException e) {
-            return usage(err, args[i - 1] + " takes a whole number, was '" + value + "'");
-          }
-        }
-        case "--admin" -> admin = value;
-        case "--token-file" -> tokenFile = value;
-        default -> {
-          return usage(err, "unknown argument '" + args[i - 1] + "'");
-        }
+      if (writes != null) {
+        body.put("writes", writes);
       }
+      return post(spec, target, "raise", body);
     }
-    if (tokenFile == null || body.getString("session") == null) {
-      return usage(err, "--session and --token-file are required");
+  }
+
+  @Command(
+      name = "reset",
+      mixinStandardHelpOptions = true,
+      description = "Resets a session's counters.")
+  static final class Reset implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin Target target;
+
+    @Override
+    public Integer call() {
+      return post(spec, target, "reset", new JsonObject().put("session", target.session));
     }
+  }
+
+  private static String stripSlash(URI admin) {
+    String text = admin.toString();
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+  }
+
+  private static int post(CommandSpec spec, Target target, String action, JsonObject body) {
     try {
-      String token = Files.readString(Path.of(tokenFile)).strip();
+      String token = Files.readString(target.tokenFile).strip();
       HttpResponse<String> response =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(URI.create(admin + "/admin/quotas/" + action))
+                  HttpRequest.newBuilder(
+                          URI.create(stripSlash(target.admin) + "/admin/quotas/" + action))
                       .timeout(Duration.ofSeconds(10))
                       .header("Authorization", "Bearer " + token)
                       .header("Content-Type", "application/json")
                       .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
-      (response.statusCode() == 200 ? out : err).println(response.body());
-      return response.statusCode() == 200 ? 0 : 1;
+      boolean ok = response.statusCode() == 200;
+      (ok ? spec.commandLine().getOut() : spec.commandLine().getErr()).println(response.body());
+      return ok ? 0 : 1;
     } catch (IOException e) {
-      err.println("error: " + e.getMessage());
+      spec.commandLine().getErr().println("error: " + e.getMessage());
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 1;
     }
-  }
-
-  private static int usage(PrintStream err, String message) {
-    err.println("error: " + message + "\n\n" + USAGE);
-    return 2;
   }
 }

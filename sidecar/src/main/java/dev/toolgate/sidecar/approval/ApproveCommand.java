@@ -5,106 +5,111 @@ import dev.toolgate.policy.idempotency.IdempotencyKeys;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code toolgate-sidecar approve}: mints the approval token a human gives an agent for one call of
  * one tool with these exact arguments, valid for a while, usable once.
  */
-public final class ApproveCommand {
+@Command(
+    name = "approve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Mints an approval token for one call of a tool with exactly these arguments, and prints it.",
+      "The agent sends it in _meta \"dev.toolgate/approval\" (or the Toolgate-Approval header)."
+          + " Single-use."
+    })
+public final class ApproveCommand implements Callable<Integer> {
 
   public static final long DEFAULT_TTL_SECONDS = 900;
 
-  public static final String USAGE =
-      """
-      Usage: java -jar sidecar/target/toolgate-sidecar.jar approve --key-file FILE --tool NAME
-                  --arguments JSON [--ttl-seconds N] [--approver NAME]
+  @Spec CommandSpec spec;
 
-      Mints an approval token for one call of NAME with exactly these arguments. The agent sends it
-      in _meta "dev.toolgate/approval" (or the Toolgate-Approval header). Single-use.
-        --key-file FILE    the approval key (the sidecars' approvals.keyFile)
-        --tool NAME        the tool approved
-        --arguments JSON   the call's arguments, as the agent will send them
-        --ttl-seconds N    how long the approval holds (default %d)
-        --approver NAME    who approves, recorded in the evidence (default $USER)
-      """
-          .formatted(DEFAULT_TTL_SECONDS);
+  @Option(
+      names = "--key-file",
+      required = true,
+      paramLabel = "FILE",
+      description = "The approval key (the sidecars' approvals.keyFile).")
+  Path keyFile;
 
-  private ApproveCommand() {}
+  @Option(
+      names = "--tool",
+      required = true,
+      paramLabel = "NAME",
+      description = "The tool approved.")
+  String tool;
 
-  /** Runs the command; returns the exit code. */
-  public static int run(String[] args, PrintStream out, PrintStream err, Clock clock) {
-    String keyFile = null;
-    String tool = null;
-    String arguments = null;
-    long ttl = DEFAULT_TTL_SECONDS;
-    String approver = System.getenv().getOrDefault("USER", "unknown");
-    for (int i = 1; i < args.length; i++) {
-      String flag = args[i];
-      if (flag.equals("--help") || flag.equals("-h")) {
-        out.print(USAGE);
-        return 0;
-      }
-      if (i + 1 >= args.length) {
-        return usage(err, flag + " needs a value");
-      }
-      String value = args[++i];
-      switch (flag) {
-        case "--key-file" -> keyFile = value;
-        case "--tool" -> tool = value;
-        case "--arguments" -> arguments = value;
-        case "--approver" -> approver = value;
-        case "--ttl-seconds" -> {
-          try {
-            ttl = Long.parseLong(value);
-          } catch (NumberFormatException e) {
-            return usage(err, "--ttl-seconds takes a whole number, was '" + value + "'");
-          }
-          if (ttl < 1) {
-            return usage(err, "--ttl-seconds must be >= 1, was " + ttl);
-          }
-        }
-        default -> {
-          return usage(err, "unknown argument '" + flag + "'");
-        }
-      }
-    }
-    if (keyFile == null || tool == null || arguments == null) {
-      return usage(err, "--key-file, --tool and --arguments are required");
+  @Option(
+      names = "--arguments",
+      required = true,
+      paramLabel = "JSON",
+      description = "The call's arguments, as the agent will send them.")
+  String arguments;
+
+  @Option(
+      names = "--ttl-seconds",
+      paramLabel = "N",
+      defaultValue = "" + DEFAULT_TTL_SECONDS,
+      description = "How long the approval holds (default ${DEFAULT-VALUE}).")
+  long ttlSeconds;
+
+  @Option(
+      names = "--approver",
+      paramLabel = "NAME",
+      defaultValue = "${env:USER:-unknown}",
+      description = "Who approves, recorded in the evidence (default $USER).")
+  String approver;
+
+  private final Clock clock;
+
+  public ApproveCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public Integer call() {
+    if (ttlSeconds < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--ttl-seconds must be >= 1, was " + ttlSeconds);
     }
     JsonObject parsed;
     try {
       parsed = new JsonObject(arguments);
-    } catch (DecodeException e) {
-      return usage(err, "--arguments must be a JSON object: " + e.getMessage());
+    } catch (DecodeException | ClassCastException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--arguments must be a JSON object: " + e.getMessage());
     }
+    PrintWriter err = spec.commandLine().getErr();
     ApprovalTokens tokens;
     try {
-      tokens = ApprovalTokens.fromFile(Path.of(keyFile));
+      tokens = ApprovalTokens.fromFile(keyFile);
     } catch (IOException | IllegalArgumentException e) {
       err.println("error: cannot use the key file " + keyFile + ": " + e.getMessage());
       return 2;
     }
     long now = clock.millis() / 1000;
     String id = "ap-" + UUID.randomUUID();
-    out.println(
-        tokens.mint(
-            new ApprovalClaims(
-                id,
-                tool,
-                IdempotencyKeys.argumentsHash(parsed.getMap()),
-                approver,
-                now,
-                now + ttl)));
-    err.println("approval " + id + " for " + tool + ", valid " + ttl + " s, single-use");
+    spec.commandLine()
+        .getOut()
+        .println(
+            tokens.mint(
+                new ApprovalClaims(
+                    id,
+                    tool,
+                    IdempotencyKeys.argumentsHash(parsed.getMap()),
+                    approver,
+                    now,
+                    now + ttlSeconds)));
+    err.println("approval " + id + " for " + tool + ", valid " + ttlSeconds + " s, single-use");
     return 0;
-  }
-
-  private static int usage(PrintStream err, String message) {
-    err.println("error: " + message + "\n\n" + USAGE);
-    return 2;
   }
 }

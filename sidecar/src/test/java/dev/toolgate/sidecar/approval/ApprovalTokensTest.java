@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolgate.policy.approval.ApprovalClaims;
 import dev.toolgate.policy.idempotency.IdempotencyKeys;
+import dev.toolgate.sidecar.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +82,7 @@ class ApprovalTokensTest {
     Clock clock = Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC);
 
     int code =
-        ApproveCommand.run(
+        Main.run(
             new String[] {
               "approve",
               "--key-file",
@@ -114,7 +115,7 @@ class ApprovalTokensTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     int code =
-        ApproveCommand.run(
+        Main.run(
             new String[] {"approve", "--tool", "t"},
             new PrintStream(new ByteArrayOutputStream()),
             new PrintStream(err),
@@ -122,7 +123,7 @@ class ApprovalTokensTest {
 
     assertThat(code).isEqualTo(2);
     assertThat(err.toString())
-        .contains("--key-file, --tool and --arguments are required")
+        .contains("Missing required options: '--key-file=FILE', '--arguments=JSON'")
         .contains("Usage:");
   }
 }

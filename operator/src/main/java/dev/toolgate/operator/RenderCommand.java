@@ -1,0 +1,198 @@
+package dev.toolgate.operator;
+
+import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.validation.InvalidPolicyException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code toolgate-operator render -f toolpolicy.yaml}: the sidecar configuration, offline. */
+@Command(
+    name = "render",
+    mixinStandardHelpOptions = true,
+    description =
+        "Renders a ToolPolicy (YAML) into the sidecar configuration it stands for, on stdout.")
+final class RenderCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = {"-f", "--file"},
+      required = true,
+      paramLabel = "FILE",
+      description = "The ToolPolicy.")
+  Path file;
+
+  @Option(
+      names = "--revision",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "The revision to stamp (default ${DEFAULT-VALUE}).")
+  long revision;
+
+  @Option(names = "--agent", paramLabel = "ID", description = "The workload's id (default local).")
+  String agent;
+
+  @Option(
+      names = "--shared-state",
+      paramLabel = "MODE",
+      converter = ModeConverter.class,
+      description = "embedded (default), local or client.")
+  SharedStateOptions.Mode mode;
+
+  @Option(
+      names = "--hazelcast-dns",
+      paramLabel = "NAME",
+      description = "Client mode: the Hazelcast headless service.")
+  String dns;
+
+  @Option(
+      names = "--hazelcast-members",
+      paramLabel = "LIST",
+      split = ",",
+      description = "Client mode: comma-separated host:port.")
+  List<String> members = List.of();
+
+  @Option(
+      names = "--approval-key-file",
+      paramLabel = "PATH",
+      description =
+          "Where the approval key is mounted (default "
+              + RenderOptions.DEFAULT_APPROVAL_KEY_FILE
+              + ").")
+  String approvalKeyFile;
+
+  @Option(
+      names = "--admin-token-file",
+      paramLabel = "PATH",
+      description = "Where the admin token is mounted.")
+  String adminTokenFile;
+
+  @Option(
+      names = "--admin-host",
+      paramLabel = "HOST",
+      description = "The admin listener's address (default 127.0.0.1; 0.0.0.0 to be scraped).")
+  String adminHost;
+
+  @Option(
+      names = "--shared-state-port",
+      paramLabel = "N",
+      converter = PortConverter.class,
+      description = "Embedded mode: the member's port.")
+  Integer sharedStatePort;
+
+  @Option(
+      names = "--upstream",
+      paramLabel = "NAME=URL",
+      description = "Use URL for upstream NAME (repeatable): run a cluster policy locally.")
+  Map<String, String> upstreams = new LinkedHashMap<>();
+
+  @Option(
+      names = "--listen-port",
+      paramLabel = "N",
+      converter = PortConverter.class,
+      description = "The MCP port (default " + RenderOptions.DEFAULT_LISTEN_PORT + ").")
+  Integer listenPort;
+
+  @Option(
+      names = "--admin-port",
+      paramLabel = "N",
+      converter = PortConverter.class,
+      description = "The admin port (default " + RenderOptions.DEFAULT_ADMIN_PORT + ").")
+  Integer adminPort;
+
+  @Option(
+      names = "--warmup-calls",
+      paramLabel = "N",
+      description =
+          "The sidecar's runtime.warmupCalls, 0 (off) to "
+              + RenderOptions.MAX_WARMUP_CALLS
+              + " (default: the sidecar's own, 1000).")
+  Integer warmupCalls;
+
+  @Override
+  public Integer call() {
+    RenderOptions options;
+    try {
+      options =
+          new RenderOptions(
+              revision,
+              agent,
+              mode,
+              dns,
+              members,
+              approvalKeyFile,
+              adminTokenFile,
+              adminHost,
+              sharedStatePort,
+              upstreams,
+              listenPort,
+              adminPort,
+              warmupCalls);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      String text = Files.readString(file);
+      spec.commandLine()
+          .getOut()
+          .print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text), options));
+      return 0;
+    } catch (IOException e) {
+      err.println("error: cannot read " + file + ": " + e.getMessage());
+      return 2;
+    } catch (InvalidPolicyException e) {
+      err.println("error: " + file + ": " + e.getMessage());
+      return 2;
+    } catch (RuntimeException e) {
+      err.println("error: " + file + " is not a valid ToolPolicy: " + e.getMessage());
+      return 2;
+    }
+  }
+
+  /** A TCP port a listener can bind: 1 to 65535. */
+  static final class PortConverter implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      int port;
+      try {
+        port = Integer.parseInt(value);
+      } catch (NumberFormatException e) {
+        throw new TypeConversionException("takes a number, was '" + value + "'");
+      }
+      if (port < 1 || port > 65535) {
+        throw new TypeConversionException("must be in [1, 65535], was " + port);
+      }
+      return port;
+    }
+  }
+
+  /** A shared-state mode by its name in the file. */
+  static final class ModeConverter implements ITypeConverter<SharedStateOptions.Mode> {
+    @Override
+    public SharedStateOptions.Mode convert(String value) {
+      for (SharedStateOptions.Mode mode : SharedStateOptions.Mode.values()) {
+        if (mode.name().toLowerCase(Locale.ROOT).equals(value)) {
+          return mode;
+        }
+      }
+      throw new TypeConversionException("takes local, embedded or client, was '" + value + "'");
+    }
+  }
+}

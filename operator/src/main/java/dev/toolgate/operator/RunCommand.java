@@ -1,0 +1,112 @@
+package dev.toolgate.operator;
+
+import dev.toolgate.operator.inject.InjectionOptions;
+import dev.toolgate.operator.render.RenderOptions;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code toolgate-operator run}: the operator in a cluster, configured by the environment the chart
+ * sets (a Deployment's env, not flags, so the chart's values map one to one).
+ */
+@Command(
+    name = "run",
+    usageHelpWidth = 100,
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the operator in a cluster (in-cluster credentials or KUBECONFIG). Settings come from the",
+      "environment the chart sets:",
+      "  TOOLGATE_NAMESPACE             the operator's namespace (default toolgate)",
+      "  POD_NAME                       this replica's identity in the lease",
+      "  TOOLGATE_WEBHOOK_PORT          HTTPS port of the injection webhook (default 8443)",
+      "  TOOLGATE_WEBHOOK_SERVICE       its Service (default toolgate-webhook)",
+      "  TOOLGATE_WEBHOOK_CONFIGURATION the MutatingWebhookConfiguration (default toolgate-injector)",
+      "  TOOLGATE_SIDECAR_IMAGE         the sidecar image to inject",
+      "  TOOLGATE_SIDECAR_CPU_REQUEST / _MEMORY_REQUEST / _MEMORY_LIMIT   (50m / 96Mi / 160Mi)",
+      "  TOOLGATE_SIDECAR_JAVA_OPTS     JVM options for every sidecar (in its JDK_JAVA_OPTIONS,",
+      "                                 after the image's client-mode archive; default none)",
+      "  TOOLGATE_SIDECAR_WARMUP_CALLS  every sidecar's runtime.warmupCalls, 0 (off) to "
+          + RenderOptions.MAX_WARMUP_CALLS,
+      "                                 (default: the sidecar's own)",
+      "  TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false",
+      "  TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)",
+      "  TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join",
+      "  TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)",
+      "                                 instead of generating and rotating certificates"
+    })
+final class RunCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    String namespace = env("TOOLGATE_NAMESPACE", "toolgate");
+    InjectionOptions injection;
+    RenderOptions rendering;
+    try {
+      injection =
+          new InjectionOptions(
+              env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
+              env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
+              env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
+              env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
+              env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
+              namespace,
+              Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
+              env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key"));
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    }
+    try {
+      rendering =
+          RenderOptions.injected(
+              env(
+                  "TOOLGATE_HAZELCAST_DNS",
+                  "toolgate-hazelcast." + namespace + ".svc.cluster.local"),
+              warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
+    } catch (IllegalArgumentException e) {
+      err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
+      return 2;
+    }
+    OperatorProcess process =
+        new OperatorProcess(
+            namespace,
+            env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
+            Integer.parseInt(env("TOOLGATE_WEBHOOK_PORT", "8443")),
+            env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
+            env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
+            injection,
+            rendering);
+    try {
+      process.run();
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    } catch (Exception e) {
+      err.println("error: the operator failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static Integer warmupCalls(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("takes a whole number, was '" + value + "'");
+    }
+  }
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}
