@@ -42,6 +42,9 @@ import picocli.CommandLine.Spec;
     })
 final class SidecarCommand implements Callable<Integer> {
 
+  /** The width of every usage text. */
+  static final int USAGE_WIDTH = 100;
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -93,7 +96,7 @@ final class SidecarCommand implements Callable<Integer> {
                 return CommandLine.defaultFactory().create(type);
               }
             });
-    return line.setOut(out).setErr(err);
+    return line.setUsageHelpWidth(USAGE_WIDTH).setOut(out).setErr(err);
   }
 
   @Override

@@ -76,4 +76,29 @@ public final class RetryDecider {
     }
     return RetryDecision.after(delay, why);
   }
+
+  /**
+   * A retry the tool's policy allows, checked against what the sidecar knows besides: an open
+   * circuit stops it, and so does the sidecar-wide retry budget. The budget is asked only for a
+   * retry nothing else stopped ({@code budgetGrants} is read last), since asking spends it.
+   *
+   * @param decision the tool policy's decision ({@link #decide})
+   * @param circuitOpen whether the tool's circuit is open now
+   * @param budgetGrants asks the retry budget for one retry; called at most once
+   */
+  public static RetryDecision withVetoes(
+      RetryDecision decision,
+      boolean circuitOpen,
+      java.util.function.BooleanSupplier budgetGrants) {
+    if (!decision.retry()) {
+      return decision;
+    }
+    if (circuitOpen) {
+      return RetryDecision.no("the circuit opened");
+    }
+    if (!budgetGrants.getAsBoolean()) {
+      return RetryDecision.no("the sidecar-wide retry budget is spent");
+    }
+    return decision;
+  }
 }

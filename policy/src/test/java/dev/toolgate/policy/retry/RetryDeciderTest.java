@@ -182,4 +182,49 @@ class RetryDeciderTest {
     assertThat(d.retry()).isFalse();
     assertThat(d.reason()).startsWith("no budget left");
   }
+
+  @Test
+  void anOpenCircuitVetoesARetryWithoutSpendingTheRetryBudget() {
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    RetryDecision allowed = new RetryDecision(true, 100, "retry 1 after backend_503");
+
+    RetryDecision vetoed =
+        RetryDecider.withVetoes(allowed, true, () -> asked.incrementAndGet() > 0);
+
+    assertThat(vetoed.retry()).isFalse();
+    assertThat(vetoed.reason()).isEqualTo("the circuit opened");
+    assertThat(asked).hasValue(0);
+  }
+
+  @Test
+  void aSpentRetryBudgetVetoesARetry() {
+    RetryDecision vetoed =
+        RetryDecider.withVetoes(
+            new RetryDecision(true, 100, "retry 1 after backend_503"), false, () -> false);
+
+    assertThat(vetoed.retry()).isFalse();
+    assertThat(vetoed.reason()).isEqualTo("the sidecar-wide retry budget is spent");
+  }
+
+  @Test
+  void aRetryNothingStopsKeepsItsDelayAndReasonAndSpendsOneRetry() {
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    RetryDecision allowed = new RetryDecision(true, 100, "retry 1 after backend_503");
+
+    assertThat(RetryDecider.withVetoes(allowed, false, () -> asked.incrementAndGet() > 0))
+        .isEqualTo(allowed);
+    assertThat(asked).hasValue(1);
+  }
+
+  @Test
+  void aDecisionNotToRetryIsKeptAndAsksNothing() {
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    RetryDecision no = new RetryDecision(false, 0, "maxAttempts (1) reached");
+
+    assertThat(RetryDecider.withVetoes(no, true, () -> asked.incrementAndGet() > 0)).isEqualTo(no);
+    assertThat(asked).hasValue(0);
+  }
 }

@@ -46,7 +46,11 @@ public final class QuotaCommand implements Callable<Integer> {
             : args;
     PrintWriter outWriter = new PrintWriter(out, true);
     PrintWriter errWriter = new PrintWriter(err, true);
-    return new CommandLine(new QuotaCommand()).setOut(outWriter).setErr(errWriter).execute(rest);
+    return new CommandLine(new QuotaCommand())
+        .setUsageHelpWidth(100)
+        .setOut(outWriter)
+        .setErr(errWriter)
+        .execute(rest);
   }
 
   @Override

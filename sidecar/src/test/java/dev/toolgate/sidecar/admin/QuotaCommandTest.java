@@ -31,12 +31,12 @@ class QuotaCommandTest {
   }
 
   @Test
-  void refusesAnUnknownActionWithTheUsage() {
+  void refusesAnUnknownActionSuggestingTheKnownOnes() {
     assertThat(run("quota", "grant")).isEqualTo(2);
     assertThat(err.toString())
         .contains("Unmatched argument")
         .contains("'grant'")
-        .contains("Usage:");
+        .contains("Did you mean: quota raise");
   }
 
   @Test
