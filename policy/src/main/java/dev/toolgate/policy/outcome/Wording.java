@@ -137,7 +137,7 @@ public final class Wording {
   }
 
   /** A write whose key lacks a component. */
-  public static String keyNotDerivable(String tool, String missing) {
+  public static String keyNotDerivable(String tool, java.util.List<String> missing) {
     return "the idempotency key of " + tool + " cannot be derived: missing " + missing;
   }
 

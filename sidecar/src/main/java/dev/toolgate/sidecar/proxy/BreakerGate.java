@@ -2,12 +2,13 @@ package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.policy.breaker.CircuitBreaker;
 import dev.toolgate.policy.breaker.CircuitState;
+import dev.toolgate.policy.breaker.DegradedAnswer;
 import dev.toolgate.policy.breaker.Permission;
 import dev.toolgate.policy.json.Hashes;
-import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.policy.outcome.ResultClass;
+import dev.toolgate.policy.outcome.Wording;
 import dev.toolgate.sidecar.mcp.JsonEncoding;
 import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.LastKnownResults;
@@ -38,6 +39,7 @@ final class BreakerGate {
 
   private final long probeLeaseMs;
   private final CircuitBreaker breaker;
+  private final DegradedAnswer degraded;
   private final String name;
   private Permission permission;
   private CircuitState atCall;
@@ -55,6 +57,7 @@ final class BreakerGate {
     this.lastKnownKey = lastKnownKey;
     this.probeLeaseMs = probeLeaseMs;
     this.breaker = rule.breaker() == null ? null : s.breakers().of(upstream, rule);
+    this.degraded = DegradedAnswer.of(rule);
     this.name = rule.breaker() == null ? null : Breakers.name(upstream, rule);
   }
 
@@ -139,17 +142,12 @@ final class BreakerGate {
       permission = null;
       releaseProbeLease();
     }
-    if (o.result() == ResultClass.SUCCESS
-        && o.answer() != null
-        && rule.breaker() != null
-        && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
-      if (o.answer().hasResult()) {
-        Buffer message =
-            o.answer().bytes() != null
-                ? o.answer().bytes()
-                : JsonEncoding.buffer(o.answer().json(), JsonEncoding.DEFAULT_SIZE_HINT);
-        s.lastKnown().remember(lastKnownKey.get(), message, s.clock().instant());
-      }
+    if (degraded.keeps(o.result()) && o.answer() != null && o.answer().hasResult()) {
+      Buffer message =
+          o.answer().bytes() != null
+              ? o.answer().bytes()
+              : JsonEncoding.buffer(o.answer().json(), JsonEncoding.DEFAULT_SIZE_HINT);
+      s.lastKnown().remember(lastKnownKey.get(), message, s.clock().instant());
     }
   }
 
@@ -182,18 +180,8 @@ final class BreakerGate {
             .put("incident", incident)
             .put("noWriteActionPerformed", true);
     String sentence =
-        "The circuit of "
-            + rule.name()
-            + " on '"
-            + upstream
-            + "' is "
-            + p.state().wireName().replace('_', '-')
-            + " (incident "
-            + incident
-            + (probeInS > 0 ? "; next probe in about " + probeInS + " s" : "")
-            + "). No write action was performed.";
-    if (!rule.effect().isWrite()
-        && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
+        Wording.circuitRefused(rule.name(), upstream, p.state().wireName(), incident, probeInS);
+    if (degraded == DegradedAnswer.LAST_KNOWN_RESULT) {
       LastKnownResults.Known known = s.lastKnown().get(lastKnownKey.get());
       if (known != null) {
         long ageMs = s.clock().millis() - known.at().toEpochMilli();
