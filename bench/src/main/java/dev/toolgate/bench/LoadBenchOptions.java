@@ -83,7 +83,7 @@ record LoadBenchOptions(
 
   /** The usage text, generated from the options. */
   static String usage() {
-    return commandLine(new Line()).getUsageMessage();
+    return commandLine(new Line()).getUsageMessage(CommandLine.Help.Ansi.OFF);
   }
 
   private static CommandLine commandLine(Line line) {
