@@ -14,43 +14,48 @@ import java.util.List;
  */
 final class CallAdmission {
 
-  private final ToolCall call;
-  private final List<AdmissionStep> steps;
-
-  private CallAdmission(ToolCall call) {
-    this.call = call;
-    this.steps = AdmissionStep.order(call.rule());
-  }
+  private CallAdmission() {}
 
   static void run(ToolCall call) {
-    new CallAdmission(call).from(0);
+    from(call, AdmissionStep.order(call.rule()), 0);
   }
 
-  private void from(int next) {
-    if (next == steps.size()) {
-      call.admitted();
+  /**
+   * Runs the steps from {@code next} on: synchronous ones in place, the others when they answer.
+   */
+  private static void from(ToolCall call, List<AdmissionStep> steps, int next) {
+    for (int i = next; i < steps.size(); i++) {
+      AdmissionStep step = steps.get(i);
+      if (step == AdmissionStep.POLICY) {
+        if (!byPolicy(call)) {
+          return;
+        }
+        continue;
+      }
+      int after = i + 1;
+      asynchronous(call, step)
+          .onSuccess(
+              goOn -> {
+                if (goOn) {
+                  from(call, steps, after);
+                }
+              });
       return;
     }
-    step(steps.get(next))
-        .onSuccess(
-            goOn -> {
-              if (goOn) {
-                from(next + 1);
-              }
-            });
+    call.admitted();
   }
 
-  private Future<Boolean> step(AdmissionStep step) {
+  private static Future<Boolean> asynchronous(ToolCall call, AdmissionStep step) {
     return switch (step) {
-      case POLICY -> Future.succeededFuture(byPolicy());
-      case QUOTA -> byQuota();
+      case QUOTA -> byQuota(call);
       case BREAKER -> call.gate().admit(call::deny);
       case IDEMPOTENCY -> call.write().admit();
       case SHARED_READ -> call.shared().admit();
+      case POLICY -> throw new IllegalArgumentException("the policy step is decided in place");
     };
   }
 
-  private boolean byPolicy() {
+  private static boolean byPolicy(ToolCall call) {
     Admission.Decision decision = call.policyDecision();
     if (!decision.admitted()) {
       call.deny(
@@ -61,7 +66,7 @@ final class CallAdmission {
     return decision.admitted();
   }
 
-  private Future<Boolean> byQuota() {
+  private static Future<Boolean> byQuota(ToolCall call) {
     CallServices s = call.services();
     return s.quotas()
         .consume(

@@ -3,36 +3,29 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.admission.Admission.ApprovalStatus;
 import dev.toolgate.policy.approval.ApprovalCheck;
 import dev.toolgate.policy.approval.ApprovalClaims;
-import dev.toolgate.policy.model.Approval;
-import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
 import dev.toolgate.sidecar.approval.InvalidApprovalException;
 
 /**
- * The approval a call carries: verified against the tool and the call's exact arguments, then spent
- * on one operation (the write's idempotency key, so a relaunch of the same write may present it
- * again, or the call itself).
+ * The approval a call of a tool that needs one carries: verified against the tool and the call's
+ * exact arguments, then spent on one operation (the write's idempotency key, so a relaunch of the
+ * same write may present it again, or the call itself).
  */
 final class CallApproval {
 
   private final CallServices s;
-  private final ToolRule rule;
   private final CallIdentity id;
   private final ApprovalTokens keys;
   private ApprovalClaims claims;
 
-  CallApproval(CallServices s, ToolRule rule, CallIdentity id, ApprovalTokens keys) {
+  CallApproval(CallServices s, CallIdentity id, ApprovalTokens keys) {
     this.s = s;
-    this.rule = rule;
     this.id = id;
     this.keys = keys;
   }
 
   /** What the call carries, for the admission decision. */
   ApprovalStatus status() {
-    if (rule.approval() != Approval.HUMAN_REQUIRED) {
-      return ApprovalStatus.NONE;
-    }
     String token = id.approvalToken();
     if (token == null) {
       return ApprovalStatus.NONE;

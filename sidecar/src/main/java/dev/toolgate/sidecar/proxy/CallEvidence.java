@@ -9,7 +9,6 @@ import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.evidence.Decision;
 import java.time.Instant;
-import java.util.function.Supplier;
 
 /**
  * The evidence of one tool call: one event per attempt (and one for a call answered without one),
@@ -25,7 +24,7 @@ final class CallEvidence {
   private final String upstream;
   private final String toolLabel;
   private final Mode mode;
-  private final Supplier<String> circuitAtCall;
+  private final BreakerGate gate;
   private String idempotencyKey;
 
   CallEvidence(
@@ -36,7 +35,7 @@ final class CallEvidence {
       String upstream,
       String toolLabel,
       Mode mode,
-      Supplier<String> circuitAtCall) {
+      BreakerGate gate) {
     this.s = s;
     this.id = id;
     this.loaded = loaded;
@@ -44,7 +43,7 @@ final class CallEvidence {
     this.upstream = upstream;
     this.toolLabel = toolLabel;
     this.mode = mode;
-    this.circuitAtCall = circuitAtCall;
+    this.gate = gate;
   }
 
   /** The write's key, for every event from now on. */
@@ -176,7 +175,7 @@ final class CallEvidence {
                   idempotencyKey,
                   reason,
                   wouldHave == null ? null : wouldHave.wireName(),
-                  circuitAtCall.get()));
+                  gate.circuitAtCall()));
       s.audit().record(id.sessionKey(), now, tool, attempt, result.wireName(), decided);
     }
   }

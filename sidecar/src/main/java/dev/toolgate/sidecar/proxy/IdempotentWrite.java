@@ -37,11 +37,7 @@ final class IdempotentWrite {
         IdempotencyKeys.derive(
             call.rule().idempotency(),
             new KeyInputs(
-                id.tool(),
-                id.arguments(),
-                id.intentId(),
-                call.approval().approvalId(),
-                id.sessionKey()));
+                id.tool(), id.arguments(), id.intentId(), call.approvalId(), id.sessionKey()));
     if (!derivation.derived()) {
       call.deny(
           AgentCode.POLICY_DENIED, Wording.keyNotDerivable(id.tool(), derivation.missing()), null);

@@ -3,6 +3,7 @@ package dev.toolgate.sidecar.proxy;
 import dev.toolgate.policy.admission.Admission;
 import dev.toolgate.policy.admission.AdmissionStep;
 import dev.toolgate.policy.budget.CallBudget;
+import dev.toolgate.policy.model.Approval;
 import dev.toolgate.policy.model.Mode;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.ToolRule;
@@ -80,10 +81,12 @@ final class ToolCall {
             upstream,
             () -> upstream + "/" + tool + "/" + id.argumentsHash(),
             2 * policy.budget().transportMs());
-    this.approval = new CallApproval(s, rule, id, loaded.approvalTokens());
+    this.approval =
+        rule.approval() == Approval.HUMAN_REQUIRED
+            ? new CallApproval(s, id, loaded.approvalTokens())
+            : null;
     this.evidence =
-        new CallEvidence(
-            s, id, loaded, ctx.correlationId(), upstream, toolLabel, mode, gate::circuitAtCall);
+        new CallEvidence(s, id, loaded, ctx.correlationId(), upstream, toolLabel, mode, gate);
     this.attempts = new AttemptLoop(this);
     this.write =
         rule.effect().isWrite() && rule.idempotency() != null ? new IdempotentWrite(this) : null;
@@ -93,7 +96,10 @@ final class ToolCall {
 
   /** The kill switch and the approval, decided together. */
   Admission.Decision policyDecision() {
-    return Admission.decide(rule, policy.killSwitch().blockWrites(), approval.status());
+    return Admission.decide(
+        rule,
+        policy.killSwitch().blockWrites(),
+        approval == null ? Admission.ApprovalStatus.NONE : approval.status());
   }
 
   void run() {
@@ -107,7 +113,7 @@ final class ToolCall {
   /** Every step let the call through: the approval is spent on its operation, then attempts run. */
   void admitted() {
     String key = ctx.idempotencyKey();
-    if (!approval.spendOn(key != null ? key : ctx.correlationId())) {
+    if (approval != null && !approval.spendOn(key != null ? key : ctx.correlationId())) {
       if (key != null) {
         s.idempotency().release(key);
       }
@@ -198,8 +204,9 @@ final class ToolCall {
     return gate;
   }
 
-  CallApproval approval() {
-    return approval;
+  /** The id of the approval the call carries, a key component; null without one. */
+  String approvalId() {
+    return approval == null ? null : approval.approvalId();
   }
 
   CallEvidence evidence() {

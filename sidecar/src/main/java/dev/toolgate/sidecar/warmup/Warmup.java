@@ -35,9 +35,9 @@ import java.util.List;
  * calls ({@value WarmupClient#IN_FLIGHT} at a time) over the configuration's read-only tools, then
  * everything is closed. The agent's first call stops it: a warm-up never competes with the agent
  * for the CPU (calls in flight finish; the path is then as warm as it got). Nothing reaches the
- * agent's upstreams, the shared state, the {@code /metrics} scrape or the trace. Cost: 1.9–2.4 s of
- * a 2-core machine after ready (1,000 calls) and 1–26 MiB more resident: code the first real calls
- * would otherwise have compiled.
+ * agent's upstreams, the shared state, the {@code /metrics} scrape or the trace. Cost: a few
+ * seconds of CPU after ready and the resident memory of the code compiled, which the first real
+ * calls would otherwise have compiled (figures: docs/performance.md).
  */
 public final class Warmup {
 
