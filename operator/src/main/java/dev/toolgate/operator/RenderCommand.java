@@ -2,6 +2,7 @@ package dev.toolgate.operator;
 
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.validation.InvalidPolicyException;
 import java.io.IOException;
@@ -122,7 +123,9 @@ final class RenderCommand implements Callable<Integer> {
       description =
           "The sidecar's runtime.warmupCalls, 0 (off) to "
               + RenderOptions.MAX_WARMUP_CALLS
-              + " (default: the sidecar's own, 1000).")
+              + " (default: the sidecar's own, "
+              + RuntimeOptions.DEFAULT_WARMUP_CALLS
+              + ").")
   Integer warmupCalls;
 
   @Override

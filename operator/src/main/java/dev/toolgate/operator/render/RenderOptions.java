@@ -1,6 +1,8 @@
 package dev.toolgate.operator.render;
 
+import dev.toolgate.policy.config.AgentIdentity;
 import dev.toolgate.policy.config.ListenAddress;
+import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
 import java.util.List;
 
@@ -65,16 +67,16 @@ public record RenderOptions(
         null);
   }
 
-  public static final int DEFAULT_LISTEN_PORT = 15000;
-  public static final int DEFAULT_ADMIN_PORT = 15020;
+  public static final int DEFAULT_LISTEN_PORT = ListenAddress.DEFAULT_PROXY_PORT;
+  public static final int DEFAULT_ADMIN_PORT = ListenAddress.DEFAULT_ADMIN_PORT;
 
   public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
 
   /**
-   * The sidecar's own bound on {@code runtime.warmupCalls}; an e2e test renders it and has the
-   * sidecar check it.
+   * The sidecar's own bound on {@code runtime.warmupCalls}, refused here rather than by every
+   * injected sidecar at its start.
    */
-  public static final int MAX_WARMUP_CALLS = 100_000;
+  public static final int MAX_WARMUP_CALLS = RuntimeOptions.MAX_WARMUP_CALLS;
 
   /** The admin listener of an injected sidecar: the pod's address, for the Prometheus scrape. */
   public static final String INJECTED_ADMIN_HOST = "0.0.0.0";
@@ -119,7 +121,7 @@ public record RenderOptions(
   }
 
   public RenderOptions {
-    agentId = agentId == null ? "local" : agentId;
+    agentId = agentId == null ? AgentIdentity.DEFAULT_ID : agentId;
     sharedStateMode = sharedStateMode == null ? SharedStateOptions.Mode.EMBEDDED : sharedStateMode;
     hazelcastMembers = hazelcastMembers == null ? List.of() : List.copyOf(hazelcastMembers);
     approvalKeyFile = approvalKeyFile == null ? DEFAULT_APPROVAL_KEY_FILE : approvalKeyFile;

@@ -1,19 +1,18 @@
 package dev.toolgate.sidecar.admin;
 
+import dev.toolgate.sidecar.Main;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,17 +39,7 @@ public final class QuotaCommand implements Callable<Integer> {
    * name); returns the exit code.
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    String[] rest =
-        args.length > 0 && args[0].equals("quota")
-            ? Arrays.copyOfRange(args, 1, args.length)
-            : args;
-    PrintWriter outWriter = new PrintWriter(out, true);
-    PrintWriter errWriter = new PrintWriter(err, true);
-    return new CommandLine(new QuotaCommand())
-        .setUsageHelpWidth(100)
-        .setOut(outWriter)
-        .setErr(errWriter)
-        .execute(rest);
+    return Main.run(args, out, err, Clock.systemUTC());
   }
 
   @Override
