@@ -72,9 +72,9 @@ final class SidecarImpl implements Sidecar {
       sharedUp = true;
       return Future.succeededFuture();
     }
-    String host = loaded.config().listen().host();
+    HazelcastStores.podWarning(shared, System.getenv()).ifPresent(LOG::warn);
     return vertx
-        .executeBlocking(() -> HazelcastStores.start(vertx, shared, host, up -> sharedUp = up))
+        .executeBlocking(() -> HazelcastStores.start(vertx, shared, up -> sharedUp = up))
         .map(
             started -> {
               hazelcast = started;

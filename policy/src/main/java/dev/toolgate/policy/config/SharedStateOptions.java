@@ -10,7 +10,7 @@ import java.util.List;
 public record SharedStateOptions(
     @JsonPropertyDescription(
             "`local` (this process only), `embedded` (start a Hazelcast member in the "
-                + "sidecar: the no-cluster default) or `client` (join the cluster the chart "
+                + "sidecar, bound to 127.0.0.1: the one-machine default) or `client` (join the cluster the chart "
                 + "deploys).")
         Mode mode,
     @JsonPropertyDescription("The Hazelcast cluster name.") String clusterName,

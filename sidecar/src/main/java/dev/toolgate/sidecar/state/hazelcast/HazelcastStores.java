@@ -5,6 +5,8 @@ import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.ResilientQuotaStore;
 import dev.toolgate.sidecar.state.Stores;
 import io.vertx.core.Vertx;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -31,8 +33,8 @@ public final class HazelcastStores {
    * {@code up} hears each change of reachability.
    */
   public static HazelcastStores start(
-      Vertx vertx, SharedStateOptions options, String bindHost, Consumer<Boolean> up) {
-    HazelcastInstance instance = SharedState.start(options, bindHost);
+      Vertx vertx, SharedStateOptions options, Consumer<Boolean> up) {
+    HazelcastInstance instance = SharedState.start(options);
     HazelcastQuotaStore quotas = new HazelcastQuotaStore(vertx, instance);
     Stores stores =
         new Stores(
@@ -41,6 +43,22 @@ public final class HazelcastStores {
                 quotas, Stores.local().quotas(), options.writesWhenUnavailable(), up),
             new HazelcastCircuits(vertx, instance));
     return new HazelcastStores(instance, stores, quotas::waits);
+  }
+
+  /**
+   * Why an embedded member does not belong in a Kubernetes pod, when {@code env} says this process
+   * runs in one: every container of the pod shares its loopback, the agent's included.
+   */
+  public static Optional<String> podWarning(SharedStateOptions options, Map<String, String> env) {
+    if (options.mode() != SharedStateOptions.Mode.EMBEDDED
+        || !env.containsKey("KUBERNETES_SERVICE_HOST")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "sharedState.mode is embedded inside a Kubernetes pod: the member binds 127.0.0.1, which"
+            + " every container of the pod shares, the agent's included, and Hazelcast Community"
+            + " authenticates no caller, so the agent could rewrite counters and records. Embedded"
+            + " is for one machine only.");
   }
 
   public Stores stores() {

@@ -22,24 +22,40 @@ public final class SharedState {
 
   private SharedState() {}
 
+  /**
+   * The only address an embedded member binds: Hazelcast Community authenticates nobody, so its
+   * port must be reachable from this machine alone.
+   */
+  public static final String MEMBER_HOST = "127.0.0.1";
+
   /** Blocking: call it on a worker thread. */
-  public static HazelcastInstance start(SharedStateOptions options, String bindHost) {
+  public static HazelcastInstance start(SharedStateOptions options) {
     System.setProperty("hazelcast.logging.type", "slf4j");
     System.setProperty("hazelcast.phone.home.enabled", "false");
     return switch (options.mode()) {
-      case EMBEDDED -> member(options, bindHost);
+      case EMBEDDED -> member(options);
       case CLIENT -> client(options);
       case LOCAL -> throw new IllegalArgumentException("local mode has no Hazelcast");
     };
   }
 
-  private static HazelcastInstance member(SharedStateOptions options, String bindHost) {
+  private static HazelcastInstance member(SharedStateOptions options) {
+    return Hazelcast.newHazelcastInstance(memberConfig(options));
+  }
+
+  /**
+   * An embedded member's configuration: bound to {@value #MEMBER_HOST} only (not the wildcard
+   * address Hazelcast binds by default, whatever interface it advertises), joining only the peers
+   * it is told about.
+   */
+  static Config memberConfig(SharedStateOptions options) {
     Config config = new Config();
     config.setClusterName(options.clusterName());
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
     config.getNetworkConfig().setPort(options.port()).setPortAutoIncrement(true);
-    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(bindHost);
-    config.setProperty("hazelcast.local.localAddress", bindHost);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(MEMBER_HOST);
+    config.setProperty("hazelcast.local.localAddress", MEMBER_HOST);
+    config.setProperty("hazelcast.socket.bind.any", "false");
     JoinConfig join = config.getNetworkConfig().getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
@@ -53,7 +69,7 @@ public final class SharedState {
     // The jar's service file lists only a client's serializer hooks; a member needs all of
     // Hazelcast's.
     config.setClassLoader(MemberSerializerHooks.over(SharedState.class.getClassLoader()));
-    return Hazelcast.newHazelcastInstance(config);
+    return config;
   }
 
   private static HazelcastInstance client(SharedStateOptions options) {

@@ -128,7 +128,6 @@ public final class TrainingMember implements AutoCloseable {
       System.err.println("usage: TrainingMember HOST:PORT CLUSTER_NAME");
       System.exit(2);
     }
-    String host = args[0].substring(0, args[0].lastIndexOf(':'));
     int port = Integer.parseInt(args[0].substring(args[0].lastIndexOf(':') + 1));
     HazelcastInstance member =
         SharedState.start(
@@ -139,8 +138,7 @@ public final class TrainingMember implements AutoCloseable {
                 null,
                 port,
                 null,
-                null),
-            host);
+                null));
     // The handshake, not a log line: start() waits for this line on the child's stdout.
     System.out.println(READY);
     System.out.flush();

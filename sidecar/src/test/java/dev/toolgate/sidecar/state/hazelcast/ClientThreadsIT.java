@@ -37,8 +37,7 @@ class ClientThreadsIT {
   private static HazelcastInstance member(String cluster, int port, List<String> peers) {
     return SharedState.start(
         new SharedStateOptions(
-            SharedStateOptions.Mode.EMBEDDED, cluster, peers, null, port, null, null),
-        "127.0.0.1");
+            SharedStateOptions.Mode.EMBEDDED, cluster, peers, null, port, null, null));
   }
 
   private long threadsNamed(String infix) {
@@ -62,8 +61,7 @@ class ClientThreadsIT {
                 null,
                 null,
                 null,
-                null),
-            "127.0.0.1");
+                null));
 
     // The connection manager's pool and the execution service's one-thread pool share the name.
     await("the internal threads, while the connect task runs each second")
@@ -90,8 +88,7 @@ class ClientThreadsIT {
     client =
         SharedState.start(
             new SharedStateOptions(
-                SharedStateOptions.Mode.CLIENT, cluster, addresses, null, null, null, null),
-            "127.0.0.1");
+                SharedStateOptions.Mode.CLIENT, cluster, addresses, null, null, null, null));
     client.getMap(HazelcastQuotaStore.SESSIONS).set("before", "lost with its member");
 
     member.shutdown();

@@ -65,8 +65,7 @@ class JarMemberIT {
                   null,
                   LoopbackPorts.next(),
                   null,
-                  null),
-              "127.0.0.1");
+                  null));
       try {
         await("the two members form one cluster")
             .atMost(Duration.ofSeconds(60))
