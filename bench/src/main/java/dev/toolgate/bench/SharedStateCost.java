@@ -166,7 +166,14 @@ public final class SharedStateCost {
             + backend.mcpUrl()
             + "\"}]\n"
             + extra);
-    return Sidecar.start(vertx, new SidecarOptions(file, DISCARD, Clock.systemUTC()))
+    return Sidecar.start(
+            vertx,
+            new SidecarOptions(
+                file,
+                // A configuration this run wrote itself, on this machine.
+                dev.toolgate.sidecar.config.ConfigTrust.unsignedFileAllowed(null),
+                DISCARD,
+                Clock.systemUTC()))
         .await(30, TimeUnit.SECONDS);
   }
 

@@ -9,7 +9,10 @@ import dev.toolgate.operator.reconcile.ToolPolicyReconciler;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.operator.sign.ConfigSigner;
+import dev.toolgate.operator.sign.SigningKeySecret;
 import dev.toolgate.operator.webhook.CaBundle;
+import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -89,7 +92,20 @@ class OperatorRbacTest {
         new ToolPolicyReconciler(
             client,
             RenderOptions.injected("toolgate-hazelcast.toolgate-system.svc", null),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new ConfigSigner(
+                SigningKeySecret.loadOrCreate(
+                    client,
+                    Rendered.NAMESPACE,
+                    "toolgate-config-signing",
+                    () -> SigningKey.generate("rbac-test"))));
+    SigningKeySecret.loadOrCreate(
+        client,
+        Rendered.NAMESPACE,
+        "toolgate-config-signing",
+        () -> {
+          throw new AssertionError("the second replica reads the first one's key");
+        });
     List<Access> accesses = new ArrayList<>();
     try (OperatorRuntime runtime =
         new OperatorRuntime(

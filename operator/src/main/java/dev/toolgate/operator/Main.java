@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Turns ToolPolicies into sidecar configuration, and injects the sidecar.",
-    subcommands = {RenderCommand.class, RunCommand.class})
+    subcommands = {RenderCommand.class, RunCommand.class, KeygenCommand.class, SignCommand.class})
 public final class Main implements Callable<Integer> {
 
   @Spec CommandSpec spec;

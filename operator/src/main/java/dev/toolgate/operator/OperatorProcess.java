@@ -6,9 +6,12 @@ import dev.toolgate.operator.inject.SidecarInjector;
 import dev.toolgate.operator.reconcile.OperatorRuntime;
 import dev.toolgate.operator.reconcile.ToolPolicyReconciler;
 import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.operator.sign.ConfigSigner;
+import dev.toolgate.operator.sign.SigningKeySecret;
 import dev.toolgate.operator.webhook.CaBundle;
 import dev.toolgate.operator.webhook.WebhookCertificates;
 import dev.toolgate.operator.webhook.WebhookServer;
+import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Clock;
@@ -31,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * @param webhookConfiguration the MutatingWebhookConfiguration to keep the caBundle of
  * @param injection what to inject
  * @param render what every rendered configuration gets
+ * @param signingSecret the Secret of the operator's namespace holding the configuration-signing key
  */
 record OperatorProcess(
     String namespace,
@@ -39,15 +43,25 @@ record OperatorProcess(
     String webhookService,
     String webhookConfiguration,
     InjectionOptions injection,
-    RenderOptions render) {
+    RenderOptions render,
+    String signingSecret) {
 
   private static final Logger LOG = LoggerFactory.getLogger(OperatorProcess.class);
   static final Duration LEASE = Duration.ofSeconds(15);
 
   void run() throws Exception {
     KubernetesClient client = new KubernetesClientBuilder().build();
+    ConfigSigner signer =
+        new ConfigSigner(
+            SigningKeySecret.loadOrCreate(
+                client,
+                namespace,
+                signingSecret,
+                () -> SigningKey.generate(identity + "-" + Clock.systemUTC().millis())));
     List<String> names = WebhookCertificates.serviceNames(webhookService, namespace);
-    AdmissionReviews reviews = new AdmissionReviews(new SidecarInjector(injection));
+    AdmissionReviews reviews =
+        new AdmissionReviews(
+            new SidecarInjector(injection.withConfigKeys(signer.publicKeys().toJson())));
     String certDir = System.getenv("TOOLGATE_WEBHOOK_CERT_DIR");
     boolean certManager = certDir != null && !certDir.isBlank();
     WebhookCertificates[] certs = {
@@ -65,7 +79,7 @@ record OperatorProcess(
     OperatorRuntime runtime =
         new OperatorRuntime(
             client,
-            new ToolPolicyReconciler(client, render, Clock.systemUTC(), publisher),
+            new ToolPolicyReconciler(client, render, Clock.systemUTC(), signer, publisher),
             namespace,
             identity,
             LEASE);

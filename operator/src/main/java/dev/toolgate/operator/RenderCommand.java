@@ -2,6 +2,8 @@ package dev.toolgate.operator;
 
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.operator.sign.ConfigSigner;
+import dev.toolgate.operator.sign.Publication;
 import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.validation.InvalidPolicyException;
@@ -128,6 +130,20 @@ final class RenderCommand implements Callable<Integer> {
               + ").")
   Integer warmupCalls;
 
+  @Option(
+      names = "--signing-key",
+      paramLabel = "FILE",
+      description = {
+        "Sign the output with this private key (a JWK, from keygen), as the operator signs what it"
+            + " publishes; a sidecar refuses an unsigned configuration unless told otherwise."
+      })
+  Path signingKey;
+
+  @Option(
+      names = "--rollback",
+      description = "With --signing-key: sign it as a rollback to an older revision.")
+  boolean rollback;
+
   @Override
   public Integer call() {
     RenderOptions options;
@@ -151,11 +167,19 @@ final class RenderCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     PrintWriter err = spec.commandLine().getErr();
+    if (rollback && signingKey == null) {
+      throw new ParameterException(spec.commandLine(), "--rollback goes with --signing-key");
+    }
+    ConfigSigner signer = signingKey == null ? null : SignCommand.signer(spec, signingKey);
     try {
       String text = Files.readString(file);
+      String rendered = SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text), options);
       spec.commandLine()
           .getOut()
-          .print(SidecarConfigRenderer.render(SidecarConfigRenderer.parse(text), options));
+          .print(
+              signer == null
+                  ? rendered
+                  : signer.sign(rendered, new Publication(System.currentTimeMillis(), rollback)));
       return 0;
     } catch (IOException e) {
       err.println("error: cannot read " + file + ": " + e.getMessage());

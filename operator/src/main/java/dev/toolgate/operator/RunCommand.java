@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
       "                                 (default: the sidecar's own)",
       "  TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false",
       "  TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)",
+      "  TOOLGATE_SIGNING_SECRET        the Secret with the configuration-signing key, created when",
+      "                                 missing (default toolgate-config-signing)",
       "  TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join",
       "  TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)",
       "                                 instead of generating and rotating certificates"
@@ -81,7 +83,8 @@ final class RunCommand implements Callable<Integer> {
             env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
             env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
             injection,
-            rendering);
+            rendering,
+            env("TOOLGATE_SIGNING_SECRET", "toolgate-config-signing"));
     try {
       process.run();
       return 0;

@@ -23,7 +23,7 @@ public final class Main {
     PrintWriter outWriter = new PrintWriter(out, true);
     PrintWriter errWriter = new PrintWriter(err, true);
     try {
-      return SidecarCommand.commandLine(clock, outWriter, errWriter).execute(args);
+      return SidecarCommand.commandLine(clock, System.getenv(), outWriter, errWriter).execute(args);
     } finally {
       outWriter.flush();
       errWriter.flush();

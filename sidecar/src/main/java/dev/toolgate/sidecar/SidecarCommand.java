@@ -5,8 +5,10 @@ import dev.toolgate.sidecar.admin.QuotaCommand;
 import dev.toolgate.sidecar.approval.ApproveCommand;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.ConfigTrust;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.state.hazelcast.TrainingMember;
+import dev.toolgate.trust.TrustedKeys;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -42,6 +45,9 @@ import picocli.CommandLine.Spec;
     })
 final class SidecarCommand implements Callable<Integer> {
 
+  /** The environment variable holding the configuration keys (a JWK set) in a pod. */
+  static final String CONFIG_KEYS_ENV = "TOOLGATE_CONFIG_KEYS";
+
   /** The width of every usage text. */
   static final int USAGE_WIDTH = 100;
 
@@ -52,6 +58,26 @@ final class SidecarCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "The sidecar configuration (YAML); reloaded when it changes.")
   Path config;
+
+  @Option(
+      names = "--config-keys",
+      paramLabel = "FILE",
+      description = {
+        "The operator's public keys (a JWK set of Ed25519 keys) that every configuration must be"
+            + " signed with, from the file and from the shared state. Without it, the JWK set in"
+            + " the environment variable "
+            + CONFIG_KEYS_ENV
+            + " (what the injector sets)."
+      })
+  Path configKeys;
+
+  @Option(
+      names = "--allow-unsigned-config",
+      description = {
+        "Accept an unsigned configuration file (one machine only: a publication from the shared"
+            + " state must be signed whatever this says)."
+      })
+  boolean allowUnsignedConfig;
 
   @Option(
       names = "--check",
@@ -77,16 +103,19 @@ final class SidecarCommand implements Callable<Integer> {
   boolean startMember;
 
   private final Clock clock;
+  private final Map<String, String> env;
 
-  SidecarCommand(Clock clock) {
+  SidecarCommand(Clock clock, Map<String, String> env) {
     this.clock = clock;
+    this.env = env;
   }
 
   /** The command line of the sidecar's jar, its subcommands included. */
-  static CommandLine commandLine(Clock clock, PrintWriter out, PrintWriter err) {
+  static CommandLine commandLine(
+      Clock clock, Map<String, String> env, PrintWriter out, PrintWriter err) {
     CommandLine line =
         new CommandLine(
-            new SidecarCommand(clock),
+            new SidecarCommand(clock, env),
             new CommandLine.IFactory() {
               @Override
               public <K> K create(Class<K> type) throws Exception {
@@ -115,11 +144,16 @@ final class SidecarCommand implements Callable<Integer> {
       err.println("error: cannot read the configuration file " + config);
       return 2;
     }
+    ConfigTrust trust = trust();
     LoadedConfig loaded;
     try {
-      loaded = new ConfigLoader(clock).load(config);
+      loaded = new ConfigLoader(clock, trust).load(config);
     } catch (ConfigException e) {
-      err.println("error: invalid configuration " + e.getMessage());
+      err.println(
+          "error: "
+              + (e.outcome().equals(ConfigException.INVALID) ? "invalid" : "untrusted")
+              + " configuration "
+              + e.getMessage());
       return 2;
     }
     if (check) {
@@ -130,11 +164,13 @@ final class SidecarCommand implements Callable<Integer> {
               + loaded.config().revision()
               + ", sha256 "
               + loaded.hash()
+              + ", "
+              + loaded.provenance().describe()
               + ")");
       return 0;
     }
     if (!startMember) {
-      return serve(err);
+      return serve(trust, err);
     }
     SharedStateOptions shared = loaded.config().sharedState();
     if (shared.mode() != SharedStateOptions.Mode.CLIENT || shared.members().isEmpty()) {
@@ -149,7 +185,7 @@ final class SidecarCommand implements Callable<Integer> {
     try (TrainingMember member =
         TrainingMember.start(
             shared.members().get(0), shared.clusterName(), Duration.ofSeconds(60))) {
-      return serve(err);
+      return serve(trust, err);
     } catch (IOException e) {
       err.println("error: " + e.getMessage());
       return 1;
@@ -159,13 +195,40 @@ final class SidecarCommand implements Callable<Integer> {
     }
   }
 
-  private int serve(PrintWriter err) {
+  /** The keys given on the command line or in the environment, or the unsigned file allowed. */
+  private ConfigTrust trust() {
+    TrustedKeys keys = null;
+    String source = null;
+    try {
+      if (configKeys != null) {
+        source = "--config-keys " + configKeys;
+        keys = TrustedKeys.parse(Files.readString(configKeys));
+      } else if (env.get(CONFIG_KEYS_ENV) != null && !env.get(CONFIG_KEYS_ENV).isBlank()) {
+        source = CONFIG_KEYS_ENV;
+        keys = TrustedKeys.parse(env.get(CONFIG_KEYS_ENV));
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), source + ": " + e.getMessage());
+    }
+    if (keys == null && !allowUnsignedConfig) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "no configuration keys: pass --config-keys FILE (the operator's public keys; in a pod"
+              + " the injector sets "
+              + CONFIG_KEYS_ENV
+              + "), or, on one machine, --allow-unsigned-config");
+    }
+    return allowUnsignedConfig ? ConfigTrust.unsignedFileAllowed(keys) : ConfigTrust.signedBy(keys);
+  }
+
+  private int serve(ConfigTrust trust, PrintWriter err) {
     System.setProperty(
         "vertx.logger-delegate-factory-class-name",
         "io.vertx.core.logging.SLF4JLogDelegateFactory");
     Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
     try {
-      Sidecar sidecar = Sidecar.start(vertx, SidecarOptions.of(config)).await(30, TimeUnit.SECONDS);
+      Sidecar sidecar =
+          Sidecar.start(vertx, SidecarOptions.of(config, trust)).await(30, TimeUnit.SECONDS);
       if (exitWhenReady) {
         int status = probeReadiness(vertx, sidecar).await(10, TimeUnit.SECONDS);
         // The image's training run thereby also archives the classes of the call path.

@@ -5,6 +5,7 @@ import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.admin.AdminServer;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.ConfigOrigin;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
@@ -55,7 +56,7 @@ final class SidecarImpl implements Sidecar {
 
   static Future<Sidecar> start(Vertx vertx, SidecarOptions options) {
     SidecarImpl sidecar = new SidecarImpl(vertx, options);
-    ConfigLoader loader = new ConfigLoader(options.clock());
+    ConfigLoader loader = new ConfigLoader(options.clock(), options.trust());
     return vertx
         .executeBlocking(() -> loader.load(options.configFile()))
         .compose(loaded -> sidecar.startSharedState(loaded).map(loaded))
@@ -99,7 +100,7 @@ final class SidecarImpl implements Sidecar {
         new ConfigReloader(
             vertx,
             options.configFile(),
-            new ConfigLoader(options.clock()),
+            new ConfigLoader(options.clock(), options.trust()),
             loaded,
             new ConfigReloader.Listener() {
               @Override
@@ -107,12 +108,12 @@ final class SidecarImpl implements Sidecar {
                 warnOnListenChange(loaded, next);
                 proxy.apply(Routing.of(next));
                 metrics.configRevision(next.config().revision());
-                metrics.configReload(true);
+                metrics.configReload(ToolgateMetrics.CONFIG_APPLIED);
               }
 
               @Override
               public void rejected(ConfigException problem) {
-                metrics.configReload(false);
+                metrics.configReload(problem.outcome());
               }
             },
             options.clock());
@@ -123,6 +124,7 @@ final class SidecarImpl implements Sidecar {
             this::activeConfig,
             reloader::lastRejection,
             options.configFile().toString(),
+            options.trust().describe(),
             stores.quotas(),
             options.clock());
     ListenAddress listen = loaded.config().listen();
@@ -155,7 +157,7 @@ final class SidecarImpl implements Sidecar {
                               configKey,
                               bytes ->
                                   context.runOnContext(
-                                      v -> reloader.offer("the shared state", bytes)));
+                                      v -> reloader.offer(ConfigOrigin.SHARED_STATE, bytes)));
                           return null;
                         })
                     .onFailure(

@@ -23,6 +23,7 @@ class CliReferenceIsCurrentTest {
     CommandLine line =
         SidecarCommand.commandLine(
             Clock.systemUTC(),
+            java.util.Map.of(),
             new PrintWriter(new StringWriter()),
             new PrintWriter(new StringWriter()));
     StringBuilder page =

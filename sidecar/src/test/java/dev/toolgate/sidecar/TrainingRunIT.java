@@ -73,7 +73,13 @@ class TrainingRunIT {
 
     int status =
         Main.run(
-            new String[] {"--config", config.toString(), "--exit-when-ready", "--start-member"});
+            new String[] {
+              "--config",
+              config.toString(),
+              "--allow-unsigned-config",
+              "--exit-when-ready",
+              "--start-member"
+            });
 
     assertThat(status).as(err.toString()).isZero();
     assertThat(err.toString()).contains("ready (/readyz 200); exiting as asked");
@@ -88,7 +94,11 @@ class TrainingRunIT {
         config(
             "sharedState: {mode: client, members: [\"127.0.0.1:" + LoopbackPorts.next() + "\"]}");
 
-    assertThat(Main.run(new String[] {"--config", config.toString(), "--start-member"}))
+    assertThat(
+            Main.run(
+                new String[] {
+                  "--config", config.toString(), "--allow-unsigned-config", "--start-member"
+                }))
         .isEqualTo(2);
     assertThat(err.toString()).contains("--start-member goes with --exit-when-ready");
     assertThat(trainingMembers()).isZero();
@@ -101,7 +111,11 @@ class TrainingRunIT {
     assertThat(
             Main.run(
                 new String[] {
-                  "--config", config.toString(), "--exit-when-ready", "--start-member"
+                  "--config",
+                  config.toString(),
+                  "--allow-unsigned-config",
+                  "--exit-when-ready",
+                  "--start-member"
                 }))
         .isEqualTo(2);
     assertThat(err.toString())

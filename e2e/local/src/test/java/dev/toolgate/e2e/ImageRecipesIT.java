@@ -153,7 +153,8 @@ class ImageRecipesIT {
       String run, List<String> entrypoint, String javaOptions, Path config, List<String> extra)
       throws Exception {
     List<String> command = new ArrayList<>(entrypoint);
-    command.addAll(List.of("--config", config.toString(), "--exit-when-ready"));
+    command.addAll(
+        List.of("--config", config.toString(), "--allow-unsigned-config", "--exit-when-ready"));
     command.addAll(extra);
     LocalProcess.runJava(
         app, run, command, Map.of("JDK_JAVA_OPTIONS", javaOptions.replace("/app/", app + "/")));

@@ -41,6 +41,12 @@ final class LocalStack implements Toolgate {
   final Path work;
   final Path logs;
   final Path approvalKey;
+  private final Path signingKey;
+  private final Path configKeys;
+
+  /** The newest revision made active: activating an older one is a signed rollback. */
+  private long highestActivated = 1;
+
   final int hazelcastPort;
   final int backendPort;
   private final List<Replica> replicas = new ArrayList<>();
@@ -54,7 +60,7 @@ final class LocalStack implements Toolgate {
     }
   }
 
-  private LocalStack(Path root) throws IOException {
+  private LocalStack(Path root) throws IOException, InterruptedException {
     this.root = root;
     this.work = root.resolve("e2e/local/target/e2e-run");
     this.logs = work.resolve("logs");
@@ -64,6 +70,21 @@ final class LocalStack implements Toolgate {
     byte[] key = new byte[48];
     new SecureRandom().nextBytes(key);
     Files.writeString(approvalKey, Base64.getEncoder().encodeToString(key));
+    this.signingKey = work.resolve("config-signing.jwk");
+    this.configKeys = work.resolve("config-keys.json");
+    LocalProcess.runJava(
+        logs,
+        "keygen",
+        List.of(
+            "-jar",
+            jar("operator", "toolgate-operator.jar").toString(),
+            "keygen",
+            "--key-id",
+            "e2e-operator",
+            "--private",
+            signingKey.toString(),
+            "--public",
+            configKeys.toString()));
     this.hazelcastPort = LoopbackPorts.next();
     this.backendPort = LoopbackPorts.next();
   }
@@ -211,35 +232,48 @@ final class LocalStack implements Toolgate {
     revisions.put(revision, file);
   }
 
+  /** {@code render}'s arguments, signing a revision older than the newest active as a rollback. */
+  private List<String> withRollbackFlag(long revision, List<String> args) {
+    List<String> all = new java.util.ArrayList<>(args);
+    if (revision < highestActivated) {
+      all.add("--rollback");
+    }
+    return all;
+  }
+
   /** {@code toolgate-operator render} for one replica's ports. */
   String render(long revision, int mcpPort, int adminPort) throws Exception {
     return LocalProcess.runJava(
         logs,
         "render-r" + revision + "-" + mcpPort,
-        List.of(
-            "-jar",
-            jar("operator", "toolgate-operator.jar").toString(),
-            "render",
-            "-f",
-            revisions.get(revision).toString(),
-            "--revision",
-            Long.toString(revision),
-            "--agent",
-            "e2e-agent",
-            "--shared-state",
-            "client",
-            "--hazelcast-members",
-            "127.0.0.1:" + hazelcastPort,
-            "--approval-key-file",
-            approvalKey.toString(),
-            "--admin-host",
-            "127.0.0.1",
-            "--upstream",
-            UPSTREAM + "=" + backend("/mcp"),
-            "--listen-port",
-            Integer.toString(mcpPort),
-            "--admin-port",
-            Integer.toString(adminPort)));
+        withRollbackFlag(
+            revision,
+            List.of(
+                "-jar",
+                jar("operator", "toolgate-operator.jar").toString(),
+                "render",
+                "-f",
+                revisions.get(revision).toString(),
+                "--revision",
+                Long.toString(revision),
+                "--signing-key",
+                signingKey.toString(),
+                "--agent",
+                "e2e-agent",
+                "--shared-state",
+                "client",
+                "--hazelcast-members",
+                "127.0.0.1:" + hazelcastPort,
+                "--approval-key-file",
+                approvalKey.toString(),
+                "--admin-host",
+                "127.0.0.1",
+                "--upstream",
+                UPSTREAM + "=" + backend("/mcp"),
+                "--listen-port",
+                Integer.toString(mcpPort),
+                "--admin-port",
+                Integer.toString(adminPort))));
   }
 
   private void startReplica(String name) throws Exception {
@@ -258,7 +292,9 @@ final class LocalStack implements Toolgate {
                 "-jar",
                 jar("sidecar", "toolgate-sidecar.jar").toString(),
                 "--config",
-                config.toString()),
+                config.toString(),
+                "--config-keys",
+                configKeys.toString()),
             SidecarImage.environment(root));
     processes.add(process);
     await(name + " is ready")
@@ -291,6 +327,7 @@ final class LocalStack implements Toolgate {
           StandardCopyOption.ATOMIC_MOVE,
           StandardCopyOption.REPLACE_EXISTING);
     }
+    highestActivated = Math.max(highestActivated, revision);
     for (Replica replica : replicas) {
       await(replica.name() + " applies revision " + revision)
           .atMost(Duration.ofSeconds(15))

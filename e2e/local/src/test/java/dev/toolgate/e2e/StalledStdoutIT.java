@@ -74,7 +74,8 @@ class StalledStdoutIT {
                   "-jar",
                   ROOT.resolve("sidecar/target/toolgate-sidecar.jar").toString(),
                   "--config",
-                  config.toString())
+                  config.toString(),
+                  "--allow-unsigned-config")
               .redirectError(logs.resolve("sidecar.err").toFile());
       sidecarCommand.environment().putAll(SidecarImage.environment(ROOT));
       Process sidecar = sidecarCommand.start();

@@ -53,6 +53,7 @@ class WarmupSettingIT {
             jar("sidecar", "toolgate-sidecar.jar"),
             "--config",
             file.toString(),
+            "--allow-unsigned-config",
             "--check"));
   }
 

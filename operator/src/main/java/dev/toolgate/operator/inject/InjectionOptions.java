@@ -15,6 +15,9 @@ package dev.toolgate.operator.inject;
  *     Always} (Kubernetes 1.29+): the agent then starts after the sidecar is ready and the sidecar
  *     outlives it
  * @param approvalSecret the Secret holding the approval key
+ * @param configKeys the public keys (a JWK set) every sidecar checks its configuration's signature
+ *     with, set in the sidecar container's environment alone; null before the operator has read its
+ *     signing key
  */
 public record InjectionOptions(
     String image,
@@ -24,7 +27,8 @@ public record InjectionOptions(
     String javaOpts,
     String operatorNamespace,
     boolean nativeSidecars,
-    String approvalSecret) {
+    String approvalSecret,
+    String configKeys) {
 
   public static final String ANNOTATION_INJECT = "toolgate.dev/inject";
   public static final String ANNOTATION_POLICY = "toolgate.dev/policy";
@@ -52,6 +56,44 @@ public record InjectionOptions(
 
   /** The environment variable that tells the agent where its MCP upstreams are reached. */
   public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
+
+  /** The sidecar's environment variable holding {@link #configKeys()}. */
+  public static final String ENV_CONFIG_KEYS = "TOOLGATE_CONFIG_KEYS";
+
+  public InjectionOptions(
+      String image,
+      String cpuRequest,
+      String memoryRequest,
+      String memoryLimit,
+      String javaOpts,
+      String operatorNamespace,
+      boolean nativeSidecars,
+      String approvalSecret) {
+    this(
+        image,
+        cpuRequest,
+        memoryRequest,
+        memoryLimit,
+        javaOpts,
+        operatorNamespace,
+        nativeSidecars,
+        approvalSecret,
+        null);
+  }
+
+  /** The same options with the signing key's public half. */
+  public InjectionOptions withConfigKeys(String keys) {
+    return new InjectionOptions(
+        image,
+        cpuRequest,
+        memoryRequest,
+        memoryLimit,
+        javaOpts,
+        operatorNamespace,
+        nativeSidecars,
+        approvalSecret,
+        keys);
+  }
 
   public InjectionOptions {
     javaOpts = javaOpts == null ? "" : javaOpts.strip();

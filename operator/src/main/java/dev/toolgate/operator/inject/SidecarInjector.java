@@ -169,6 +169,11 @@ public final class SidecarInjector {
             InjectionOptions.ENV_JAVA_OPTIONS,
             options.javaOpts().isEmpty() ? archive : archive + " " + options.javaOpts(),
             null));
+    if (options.configKeys() != null) {
+      // In the sidecar container only, and fixed at admission: nothing the agent reaches can
+      // change which keys its sidecar trusts.
+      sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_CONFIG_KEYS, options.configKeys(), null));
+    }
     return sidecar.build();
   }
 

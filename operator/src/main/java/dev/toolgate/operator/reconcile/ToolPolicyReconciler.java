@@ -5,6 +5,8 @@ import dev.toolgate.operator.crd.ToolPolicyStatus;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.operator.sign.ConfigSigner;
+import dev.toolgate.operator.sign.Publication;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -37,16 +39,29 @@ public final class ToolPolicyReconciler {
   private final RenderOptions defaults;
   private final Clock clock;
   private final ConfigPublisher publisher;
+  private final ConfigSigner signer;
 
-  public ToolPolicyReconciler(KubernetesClient client, RenderOptions defaults, Clock clock) {
-    this(client, defaults, clock, ConfigPublisher.NONE);
+  /** The active ConfigMap's annotation: the number of the publication it holds. */
+  public static final String ANNOTATION_PUBLICATION = "toolgate.dev/publication";
+
+  /** The active ConfigMap's annotation: the id of the key that signed it. */
+  public static final String ANNOTATION_SIGNING_KEY = "toolgate.dev/signing-key";
+
+  public ToolPolicyReconciler(
+      KubernetesClient client, RenderOptions defaults, Clock clock, ConfigSigner signer) {
+    this(client, defaults, clock, signer, ConfigPublisher.NONE);
   }
 
   public ToolPolicyReconciler(
-      KubernetesClient client, RenderOptions defaults, Clock clock, ConfigPublisher publisher) {
+      KubernetesClient client,
+      RenderOptions defaults,
+      Clock clock,
+      ConfigSigner signer,
+      ConfigPublisher publisher) {
     this.client = client;
     this.defaults = defaults;
     this.clock = clock;
+    this.signer = signer;
     this.publisher = publisher;
   }
 
@@ -102,7 +117,11 @@ public final class ToolPolicyReconciler {
       reportInvalid(policy, status, "RollbackTargetMissing", plan.error());
       return;
     }
-    activate(policy, plan.active());
+    long newest =
+        Math.max(
+            plan.create(),
+            existing.stream().mapToLong(Revisions.Existing::revision).max().orElse(0));
+    activate(policy, plan.active(), newest);
     if (invalid == null) {
       prune(namespace, name, plan.prune());
     }
@@ -141,15 +160,39 @@ public final class ToolPolicyReconciler {
         .create();
   }
 
-  private void activate(ToolPolicy policy, long revision) {
+  /**
+   * Points the active ConfigMap at {@code revision}, signed as a new publication (a rollback when
+   * {@code newest} is newer), and publishes it. An active ConfigMap that already holds this
+   * revision, signed with the current key, is kept as it is: a resync signs nothing new.
+   */
+  private void activate(ToolPolicy policy, long revision, long newest) {
     String namespace = policy.getMetadata().getNamespace();
     String name = policy.getMetadata().getName();
-    ConfigMap source =
-        client
-            .configMaps()
-            .inNamespace(namespace)
-            .withName(Revisions.revisionName(name, revision))
-            .get();
+    ConfigMap current =
+        client.configMaps().inNamespace(namespace).withName(Revisions.activeName(name)).get();
+    String signed;
+    Map<String, String> annotations;
+    if (signedForRevision(current, revision)) {
+      signed = current.getData().get(Revisions.CONFIG_KEY);
+      annotations = current.getMetadata().getAnnotations();
+    } else {
+      ConfigMap source =
+          client
+              .configMaps()
+              .inNamespace(namespace)
+              .withName(Revisions.revisionName(name, revision))
+              .get();
+      Publication publication =
+          Publication.next(
+              lastPublication(current), clock.millis(), revision, Math.max(revision, newest));
+      signed = signer.sign(source.getData().get(Revisions.CONFIG_KEY), publication);
+      annotations =
+          Map.of(
+              ANNOTATION_PUBLICATION,
+              Long.toString(publication.sequence()),
+              ANNOTATION_SIGNING_KEY,
+              signer.keyId());
+    }
     ConfigMap active =
         new ConfigMapBuilder()
             .withNewMetadata()
@@ -160,16 +203,39 @@ public final class ToolPolicyReconciler {
                     name,
                     "toolgate.dev/active-revision",
                     Long.toString(revision)))
+            .withAnnotations(annotations)
             .withOwnerReferences(owner(policy))
             .endMetadata()
-            .withData(source.getData())
+            .withData(Map.of(Revisions.CONFIG_KEY, signed))
             .build();
     client
         .configMaps()
         .inNamespace(namespace)
         .resource(active)
         .createOr(existing -> existing.update());
-    publisher.publish(namespace + "/" + name, source.getData().get(Revisions.CONFIG_KEY));
+    publisher.publish(namespace + "/" + name, signed);
+  }
+
+  private boolean signedForRevision(ConfigMap current, long revision) {
+    return current != null
+        && Long.toString(revision)
+            .equals(current.getMetadata().getLabels().get("toolgate.dev/active-revision"))
+        && current.getMetadata().getAnnotations() != null
+        && signer.keyId().equals(current.getMetadata().getAnnotations().get(ANNOTATION_SIGNING_KEY))
+        && current.getData() != null
+        && current.getData().containsKey(Revisions.CONFIG_KEY);
+  }
+
+  private static Long lastPublication(ConfigMap current) {
+    if (current == null || current.getMetadata().getAnnotations() == null) {
+      return null;
+    }
+    String value = current.getMetadata().getAnnotations().get(ANNOTATION_PUBLICATION);
+    try {
+      return value == null ? null : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private void prune(String namespace, String name, List<Long> revisions) {

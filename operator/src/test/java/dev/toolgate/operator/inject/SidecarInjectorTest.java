@@ -23,6 +23,12 @@ public class SidecarInjectorTest {
   public static final Path POD = Path.of("src/test/resources/golden/agent-pod.yaml");
   static final Path GOLDEN = Path.of("src/test/resources/golden/agent-pod.patch.json");
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  /** A public key set, fixed so that the golden patch stays the same from run to run. */
+  static final String CONFIG_KEYS =
+      "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"operator-golden\","
+          + "\"x\":\"hGPtWlnA0E55jFqtsNFophEZ7ERpwiKll6L-PbwEJCg\"}]}";
+
   public static final InjectionOptions OPTIONS =
       new InjectionOptions(
           "ghcr.io/toolgate/sidecar:0.1.0",
@@ -32,7 +38,8 @@ public class SidecarInjectorTest {
           "",
           "toolgate",
           true,
-          "toolgate-approval-key");
+          "toolgate-approval-key",
+          CONFIG_KEYS);
 
   private final SidecarInjector injector = new SidecarInjector(OPTIONS);
 
@@ -56,6 +63,23 @@ public class SidecarInjectorTest {
     }
 
     assertThat(patch + "\n").isEqualTo(Files.readString(GOLDEN));
+  }
+
+  @Test
+  void givesTheConfigurationKeysToTheSidecarContainerAloneAndNoPrivateKey() throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+
+    Container sidecar = injected.getSpec().getInitContainers().get(0);
+    assertThat(sidecar.getEnv())
+        .filteredOn(e -> e.getName().equals(InjectionOptions.ENV_CONFIG_KEYS))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getValue()).isEqualTo(CONFIG_KEYS));
+    assertThat(injected.getSpec().getContainers())
+        .allSatisfy(
+            agent ->
+                assertThat(agent.getEnv())
+                    .noneMatch(e -> e.getName().equals(InjectionOptions.ENV_CONFIG_KEYS)));
+    assertThat(injector.patch(pod())).doesNotContain("\"d\":");
   }
 
   @Test

@@ -41,7 +41,9 @@ class OperatorRuntimeTest {
         new ToolPolicyReconciler(
             client,
             RenderOptions.injected("toolgate-hazelcast.toolgate.svc", null),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new dev.toolgate.operator.sign.ConfigSigner(
+                dev.toolgate.trust.SigningKey.generate("runtime-test")));
     return new OperatorRuntime(client, reconciler, "toolgate", identity, Duration.ofSeconds(3));
   }
 

@@ -7,11 +7,15 @@ import dev.toolgate.operator.crd.ToolPolicyStatus;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
+import dev.toolgate.operator.sign.ConfigSigner;
 import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.trust.SignedConfig;
+import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.FileInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -54,7 +58,16 @@ class ToolPolicyReconcilerTest {
                 null,
                 null),
             Clock.systemUTC(),
+            new ConfigSigner(KEY),
             published::put);
+  }
+
+  private static final SigningKey KEY = SigningKey.generate("operator-test");
+
+  /** The active configuration, its signature checked as a sidecar checks it. */
+  private SignedConfig activeSigned() throws Exception {
+    return KEY.publicKeys()
+        .verify(active().getData().get(Revisions.CONFIG_KEY).getBytes(StandardCharsets.UTF_8));
   }
 
   private ToolPolicy apply(String backendMs) throws Exception {
@@ -127,6 +140,31 @@ class ToolPolicyReconcilerTest {
     assertThat(published.get("ops/deployment-tools"))
         .isEqualTo(active().getData().get(Revisions.CONFIG_KEY))
         .contains("configKey: \"ops/deployment-tools\"");
+    assertThat(activeSigned().keyId()).isEqualTo("operator-test");
+    assertThat(activeSigned().rollback()).isFalse();
+  }
+
+  @Test
+  void aResyncKeepsThePublicationAndANewRevisionIsALaterOne() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    String first = active().getData().get(Revisions.CONFIG_KEY);
+    long firstSequence = activeSigned().sequence();
+
+    reconciler.reconcile(NS, NAME);
+    assertThat(active().getData().get(Revisions.CONFIG_KEY))
+        .as("nothing re-signed on a resync")
+        .isEqualTo(first);
+
+    apply("6000");
+    reconciler.reconcile(NS, NAME);
+    assertThat(activeSigned().sequence()).isGreaterThan(firstSequence);
+    assertThat(
+            active()
+                .getMetadata()
+                .getAnnotations()
+                .get(ToolPolicyReconciler.ANNOTATION_PUBLICATION))
+        .isEqualTo(Long.toString(activeSigned().sequence()));
   }
 
   @Test
@@ -185,6 +223,7 @@ class ToolPolicyReconcilerTest {
         .containsExactly(1L, 2L, 1L);
     assertThat(published.get("ops/deployment-tools")).contains("revision: 1");
     assertThat(revisions()).hasSize(2);
+    assertThat(activeSigned().rollback()).as("signed as a rollback").isTrue();
   }
 
   @Test

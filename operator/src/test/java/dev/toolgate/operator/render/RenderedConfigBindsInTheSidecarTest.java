@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.sign.ConfigSigner;
+import dev.toolgate.operator.sign.Publication;
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.sidecar.config.ConfigException;
 import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.ConfigTrust;
+import dev.toolgate.trust.SigningKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,7 +30,12 @@ class RenderedConfigBindsInTheSidecarTest {
 
   @TempDir Path dir;
 
-  private final ConfigLoader loader = new ConfigLoader(Clock.systemUTC());
+  private static final ConfigSigner SIGNER =
+      new ConfigSigner(SigningKey.generate("operator-render-test"));
+
+  /** The sidecar trusts the operator's key alone: the render is read as signed, or not at all. */
+  private final ConfigLoader loader =
+      new ConfigLoader(Clock.systemUTC(), ConfigTrust.signedBy(SIGNER.publicKeys()));
 
   @Test
   void anInjectedSidecarsConfigurationBindsToTheRecordTheRendererBuilt() throws Exception {
@@ -111,7 +120,9 @@ class RenderedConfigBindsInTheSidecarTest {
   }
 
   private SidecarConfig bind(String rendered) throws Exception {
-    Path file = Files.writeString(dir.resolve("sidecar.yaml"), rendered);
+    Path file =
+        Files.writeString(
+            dir.resolve("sidecar.yaml"), SIGNER.sign(rendered, new Publication(1, false)));
     return loader.load(file).config();
   }
 

@@ -1,6 +1,5 @@
 package dev.toolgate.sidecar.admin;
 
-import dev.toolgate.sidecar.config.ConfigJson;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
@@ -12,11 +11,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +34,8 @@ public final class AdminServer {
   private final Supplier<Readiness> readiness;
   private final Supplier<LoadedConfig> active;
   private final Supplier<ConfigReloader.Rejection> lastRejection;
-  private final String source;
+  private final String configFile;
+  private final String trust;
   private final QuotaStore quotas;
   private final java.time.Clock clock;
   private Vertx vertx;
@@ -50,14 +46,16 @@ public final class AdminServer {
       Supplier<Readiness> readiness,
       Supplier<LoadedConfig> active,
       Supplier<ConfigReloader.Rejection> lastRejection,
-      String source,
+      String configFile,
+      String trust,
       QuotaStore quotas,
       java.time.Clock clock) {
     this.metrics = metrics;
     this.readiness = readiness;
     this.active = active;
     this.lastRejection = lastRejection;
-    this.source = source;
+    this.configFile = configFile;
+    this.trust = trust;
     this.quotas = quotas;
     this.clock = clock;
   }
@@ -244,63 +242,7 @@ public final class AdminServer {
   }
 
   private JsonObject config() {
-    LoadedConfig loaded = active.get();
-    JsonObject out =
-        new JsonObject()
-            .put("source", source)
-            .put("revision", loaded.config().revision())
-            .put("hash", loaded.hash())
-            .put("loadedAt", loaded.loadedAt().toString());
-    ConfigReloader.Rejection rejection = lastRejection.get();
-    if (rejection != null) {
-      out.put(
-          "lastRejected",
-          new JsonObject()
-              .put("hash", rejection.hash())
-              .put("message", rejection.message())
-              .put("at", rejection.at().toString()));
-    }
-    JsonObject config = ConfigJson.of(loaded.config());
-    redactUrls(config);
-    return out.put("config", config);
-  }
-
-  /** Credentials and query strings in URLs (webhook tokens, basic auth) never leave the sidecar. */
-  private static void redactUrls(Object node) {
-    if (node instanceof JsonObject object) {
-      for (String name : List.copyOf(object.fieldNames())) {
-        Object value = object.getValue(name);
-        if (value instanceof String text && endsWithUrl(name)) {
-          object.put(name, redact(text));
-        } else {
-          redactUrls(value);
-        }
-      }
-    } else if (node instanceof JsonArray array) {
-      array.forEach(AdminServer::redactUrls);
-    }
-  }
-
-  /** Compared ignoring case without lowercasing, which depends on the JVM's default locale. */
-  private static boolean endsWithUrl(String key) {
-    return key.length() >= 3 && key.regionMatches(true, key.length() - 3, "url", 0, 3);
-  }
-
-  static String redact(String url) {
-    try {
-      URI uri = new URI(url);
-      return new URI(
-              uri.getScheme(),
-              null,
-              uri.getHost(),
-              uri.getPort(),
-              uri.getPath(),
-              uri.getQuery() == null ? null : "redacted",
-              null)
-          .toString();
-    } catch (URISyntaxException e) {
-      return "(unparseable URL)";
-    }
+    return ConfigView.of(active.get(), lastRejection.get(), configFile, trust);
   }
 
   private static void json(HttpServerRequest req, int status, JsonObject body) {

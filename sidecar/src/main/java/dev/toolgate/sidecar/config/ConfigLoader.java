@@ -59,11 +59,14 @@ public final class ConfigLoader {
       SharedStateOptions sharedState) {}
 
   private final Clock clock;
+  private final ConfigTrust trust;
 
-  public ConfigLoader(Clock clock) {
+  public ConfigLoader(Clock clock, ConfigTrust trust) {
     this.clock = clock;
+    this.trust = trust;
   }
 
+  /** Reads, checks the signature of, parses and validates the file. */
   public LoadedConfig load(Path file) throws ConfigException {
     byte[] bytes;
     try {
@@ -71,11 +74,23 @@ public final class ConfigLoader {
     } catch (IOException e) {
       throw new ConfigException(file.toString(), List.of("cannot read the file: " + e));
     }
-    return parse(file.toString(), bytes);
+    return parse(ConfigOrigin.FILE, file.toString(), bytes);
   }
 
-  /** Parses and validates; {@code source} names the file in error messages. */
-  public LoadedConfig parse(String source, byte[] bytes) throws ConfigException {
+  /**
+   * Checks the signature of {@code raw}, then parses and validates the document it vouches for;
+   * {@code source} names the file in error messages.
+   */
+  public LoadedConfig parse(ConfigOrigin origin, String source, byte[] raw) throws ConfigException {
+    if (new String(raw, StandardCharsets.UTF_8).isBlank()) {
+      throw new ConfigException(source, List.of("the file is empty"));
+    }
+    ConfigTrust.Opened opened = trust.open(origin, source, raw);
+    return parse(source, opened.document(), sha256(raw), opened.provenance());
+  }
+
+  private LoadedConfig parse(String source, byte[] bytes, String hash, Provenance provenance)
+      throws ConfigException {
     if (new String(bytes, StandardCharsets.UTF_8).isBlank()) {
       throw new ConfigException(source, List.of("the file is empty"));
     }
@@ -177,7 +192,7 @@ public final class ConfigLoader {
         throw new ConfigException(source, List.of("approvals.keyFile: " + e.getMessage()));
       }
     }
-    return new LoadedConfig(config, sha256(bytes), clock.instant(), tokens);
+    return new LoadedConfig(config, hash, clock.instant(), tokens, provenance);
   }
 
   /** A relative path in the file is resolved against the file's directory. */

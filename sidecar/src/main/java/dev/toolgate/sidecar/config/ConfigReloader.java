@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.config;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.nio.file.Path;
@@ -10,8 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches the configuration file by polling its bytes (robust to the symlink swap of a mounted
- * ConfigMap, which file-change notifications miss). A changed file that is valid is applied; an
- * invalid one is refused, logged and counted, and the last good configuration stays in force.
+ * ConfigMap, which file-change notifications miss), and takes the operator's publications from the
+ * shared state. A changed document that is trusted ({@link ConfigTrust}: signed, later than the
+ * running one) and valid is applied; any other is refused, logged and counted with the reason, and
+ * the last good configuration stays in force.
  */
 public final class ConfigReloader {
 
@@ -24,8 +27,14 @@ public final class ConfigReloader {
     void rejected(ConfigException problem);
   }
 
-  /** The last refused file, shown by {@code /config}. */
-  public record Rejection(String hash, String message, Instant at) {}
+  /**
+   * The last refused document, shown by {@code /config}.
+   *
+   * @param from where it was read
+   * @param outcome why, in a word ({@code invalid}, {@code bad_signature}, {@code stale}...)
+   */
+  public record Rejection(
+      String hash, ConfigOrigin from, String outcome, String message, Instant at) {}
 
   private final Vertx vertx;
   private final Path file;
@@ -33,7 +42,7 @@ public final class ConfigReloader {
   private final Listener listener;
   private final Clock clock;
   private volatile String lastSeenHash;
-  private volatile String appliedHash;
+  private volatile LoadedConfig applied;
   private volatile Rejection lastRejection;
   private long timer = -1;
 
@@ -50,7 +59,7 @@ public final class ConfigReloader {
     this.listener = listener;
     this.clock = clock;
     this.lastSeenHash = initial.hash();
-    this.appliedHash = initial.hash();
+    this.applied = initial;
   }
 
   public void start(long periodMs) {
@@ -85,7 +94,7 @@ public final class ConfigReloader {
       return;
     }
     lastSeenHash = hash;
-    offer("the file", raw);
+    offer(ConfigOrigin.FILE, raw);
   }
 
   /**
@@ -93,36 +102,50 @@ public final class ConfigReloader {
    * and the publication converge on the same bytes; what is already applied is skipped. Must be
    * called on the sidecar's context.
    */
-  public void offer(String from, byte[] raw) {
+  public void offer(ConfigOrigin from, byte[] raw) {
     String hash = ConfigLoader.sha256(raw);
-    if (hash.equals(appliedHash)) {
+    if (hash.equals(applied.hash())) {
       return;
     }
+    // Relative paths in any document resolve against the file's directory, wherever it came from.
+    String source = file.toString();
     vertx
-        .executeBlocking(() -> loader.parse(file.toString(), raw))
-        .onSuccess(
+        .executeBlocking(() -> loader.parse(from, source, raw))
+        .compose(
             loaded -> {
-              if (loaded.hash().equals(appliedHash)) {
-                return;
+              if (loaded.hash().equals(applied.hash())) {
+                return Future.succeededFuture();
               }
-              appliedHash = loaded.hash();
+              try {
+                ConfigTrust.checkSuccession(applied, loaded, source);
+              } catch (ConfigException e) {
+                return Future.failedFuture(e);
+              }
+              applied = loaded;
               lastRejection = null;
               LOG.info(
-                  "configuration reloaded from {}: revision {}, hash {}",
-                  from,
+                  "configuration reloaded from the {}: revision {}, hash {}, {}",
+                  from.label(),
                   loaded.config().revision(),
-                  loaded.shortHash());
+                  loaded.shortHash(),
+                  loaded.provenance().describe());
               listener.applied(loaded);
+              return Future.succeededFuture();
             })
         .onFailure(
             e -> {
               ConfigException problem =
                   e instanceof ConfigException c
                       ? c
-                      : new ConfigException(file.toString(), java.util.List.of(e.toString()));
-              lastRejection = new Rejection(hash, problem.getMessage(), clock.instant());
+                      : new ConfigException(source, java.util.List.of(e.toString()));
+              lastRejection =
+                  new Rejection(
+                      hash, from, problem.outcome(), problem.getMessage(), clock.instant());
               LOG.warn(
-                  "configuration change refused, keeping the active one: {}", problem.getMessage());
+                  "configuration from the {} refused ({}), keeping the active one: {}",
+                  from.label(),
+                  problem.outcome(),
+                  problem.getMessage());
               listener.rejected(problem);
             });
   }

@@ -42,7 +42,7 @@ import java.util.function.LongSupplier;
  *   <li>{@code toolgate_quota_waits_total}: quota checks that waited for a round trip to the shared
  *       state
  *   <li>{@code toolgate_requests_rejected_total{reason}}: requests refused before any upstream
- *   <li>{@code toolgate_config_reloads_total{outcome}}: reloads applied or rejected
+ *   <li>{@code toolgate_config_reloads_total{outcome}}: changes applied, or refused and why
  *   <li>{@code toolgate_config_revision}: the revision of the policy in force
  *   <li>{@code toolgate_events_dropped_total}: attempt events lost because stdout could not keep up
  * </ul>
@@ -285,12 +285,20 @@ public final class ToolgateMetrics {
         reason);
   }
 
-  public void configReload(boolean applied) {
+  /** The outcome of a configuration that was applied. */
+  public static final String CONFIG_APPLIED = "applied";
+
+  /**
+   * A configuration change, by outcome: {@value #CONFIG_APPLIED}, or why it was refused ({@code
+   * invalid}, {@code unsigned}, {@code malformed}, {@code unknown_key}, {@code bad_signature},
+   * {@code stale}, {@code downgrade}); the last good one stays.
+   */
+  public void configReload(String outcome) {
     count(
         "toolgate.config.reloads",
-        "Configuration reloads, applied or rejected (the last good one stays)",
+        "Configuration changes, applied or refused with the reason (the last good one stays)",
         "outcome",
-        applied ? "applied" : "rejected");
+        outcome);
   }
 
   public void configRevision(long value) {

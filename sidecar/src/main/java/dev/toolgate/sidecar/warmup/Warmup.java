@@ -231,7 +231,7 @@ public final class Warmup {
             c.agent(),
             local,
             warm);
-    return new LoadedConfig(config, loaded.hash(), loaded.loadedAt(), loaded.approvalTokens());
+    return loaded.with(config);
   }
 
   /** The read-only tools with their upstreams, or the pass-through tool on the first upstream. */

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ConfigJsonTest {
 
-  private final ConfigLoader loader = new ConfigLoader(Clock.systemUTC());
+  private final ConfigLoader loader =
+      new ConfigLoader(Clock.systemUTC(), ConfigTrust.unsignedFileAllowed(null));
 
   @TempDir Path dir;
 
@@ -33,7 +34,10 @@ class ConfigJsonTest {
     // JSON is YAML: the rendering, with the policy's fields back at the top, is a configuration
     // file.
     SidecarConfig reread =
-        loader.parse(copy.toString(), file.encode().getBytes(StandardCharsets.UTF_8)).config();
+        loader
+            .parse(
+                ConfigOrigin.FILE, copy.toString(), file.encode().getBytes(StandardCharsets.UTF_8))
+            .config();
     assertThat(reread).isEqualTo(config);
   }
 
@@ -42,6 +46,7 @@ class ConfigJsonTest {
     SidecarConfig config =
         loader
             .parse(
+                ConfigOrigin.FILE,
                 dir.resolve("c.yaml").toString(),
                 """
         upstreams: [{name: api, url: "http://127.0.0.1:8080/mcp"}]

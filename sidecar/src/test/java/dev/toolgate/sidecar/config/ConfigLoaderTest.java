@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigLoaderTest {
 
   private static final Instant NOW = Instant.parse("2026-11-30T08:00:00Z");
-  private final ConfigLoader loader = new ConfigLoader(Clock.fixed(NOW, ZoneOffset.UTC));
+  private final ConfigLoader loader =
+      new ConfigLoader(Clock.fixed(NOW, ZoneOffset.UTC), ConfigTrust.unsignedFileAllowed(null));
 
   private static final String MINIMAL =
       """
@@ -30,7 +31,7 @@ class ConfigLoaderTest {
       """;
 
   private LoadedConfig parse(String yaml) throws ConfigException {
-    return loader.parse("test.yaml", yaml.getBytes(StandardCharsets.UTF_8));
+    return loader.parse(ConfigOrigin.FILE, "test.yaml", yaml.getBytes(StandardCharsets.UTF_8));
   }
 
   private ConfigException failure(String yaml) {
@@ -130,6 +131,7 @@ class ConfigLoaderTest {
     SidecarConfig config =
         loader
             .parse(
+                ConfigOrigin.FILE,
                 source,
                 (MINIMAL
                         + "quotas: {notify: {webhookUrl: \"https://hooks.example/q\","

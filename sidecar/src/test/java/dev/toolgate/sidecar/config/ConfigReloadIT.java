@@ -51,8 +51,7 @@ class ConfigReloadIT {
   @Test
   void appliesAValidChangeWithoutARestart() throws Exception {
     String second = f.backend.mcpUrl();
-    Files.writeString(
-        f.configFile,
+    f.writeConfig(
         SidecarFixture.config(f.backend.mcpUrl(), Map.of("second", second), FAST_POLL, 2));
 
     await().atMost(Duration.ofSeconds(10)).until(() -> activeConfig().getLong("revision") == 2);
@@ -72,8 +71,7 @@ class ConfigReloadIT {
   @Test
   void refusesAnInvalidChangeAndKeepsServingTheLastGoodConfiguration() throws Exception {
     String goodHash = activeConfig().getString("hash");
-    Files.writeString(
-        f.configFile,
+    f.writeConfig(
         SidecarFixture.config(
             f.backend.mcpUrl(), Map.of(), FAST_POLL + "budget: {backendMs: 60000}\n", 2));
 
@@ -85,7 +83,8 @@ class ConfigReloadIT {
     assertThat(config.getJsonObject("lastRejected").getString("message"))
         .contains("budget.backendMs (60000) must be < budget.transportMs (10000)");
     assertThat(f.admin("/metrics"))
-        .contains("toolgate_config_reloads_total{outcome=\"rejected\"} 1.0");
+        .contains("toolgate_config_reloads_total{outcome=\"invalid\"} 1.0");
+    assertThat(config.getJsonObject("lastRejected").getString("outcome")).isEqualTo("invalid");
     String session = f.initialize(API);
     assertThat(
             f.send(
@@ -98,13 +97,19 @@ class ConfigReloadIT {
   @Test
   void refusesToStartOnAnInvalidFileNamingTheFieldAndValue() throws Exception {
     Path bad = dir.resolve("bad.yaml");
-    Files.writeString(bad, "upstreams:\n  - {name: 'no spaces', url: 'ftp://x'}\n");
+    Files.write(
+        bad, SidecarFixture.signed("upstreams:\n  - {name: 'no spaces', url: 'ftp://x'}\n"));
     Vertx vertx = Vertx.vertx();
     try {
       assertThatThrownBy(
               () ->
                   Sidecar.start(
-                          vertx, new SidecarOptions(bad, new RecordingEvents(), Clock.systemUTC()))
+                          vertx,
+                          new SidecarOptions(
+                              bad,
+                              SidecarFixture.trust(),
+                              new RecordingEvents(),
+                              Clock.systemUTC()))
                       .await(10, TimeUnit.SECONDS))
           .hasMessageContaining("upstreams[0].name: must match")
           .hasMessageContaining("was 'no spaces'")

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import dev.toolgate.demo.Fault;
 import dev.toolgate.sidecar.support.SidecarFixture;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -55,8 +54,7 @@ class RetryBudgetReloadIT {
         .as("an empty budget: the 503 is not retried")
         .isEqualTo("backend_503");
 
-    Files.writeString(
-        f.configFile, SidecarFixture.config(f.backend.mcpUrl(), Map.of(), FAST_POLL, 2));
+    f.writeConfig(SidecarFixture.config(f.backend.mcpUrl(), Map.of(), FAST_POLL, 2));
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> new JsonObject(f.admin("/config")).getLong("revision") == 2);

@@ -265,7 +265,11 @@ class SharedStateIT {
                 + "admin: {host: 127.0.0.1, port: 0, tokenFile: admin.token}\nkillSwitch: {blockWrites: true}\n",
             9);
 
-    member.getMap("toolgate.configs").put("ops/deployment-tools", published);
+    member
+        .getMap("toolgate.configs")
+        .put(
+            "ops/deployment-tools",
+            new String(SidecarFixture.signed(published), java.nio.charset.StandardCharsets.UTF_8));
 
     org.awaitility.Awaitility.await()
         .atMost(java.time.Duration.ofSeconds(5))

@@ -5,11 +5,14 @@ import dev.toolgate.demo.DemoBackendOptions;
 import dev.toolgate.sidecar.Sidecar;
 import dev.toolgate.sidecar.SidecarOptions;
 import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.ConfigTrust;
 import dev.toolgate.sidecar.evidence.EventSink;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.proxy.Proxy;
 import dev.toolgate.sidecar.proxy.Routing;
 import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.trust.ConfigSignatures;
+import dev.toolgate.trust.SigningKey;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -27,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -72,10 +76,31 @@ public final class SidecarFixture implements AutoCloseable {
     }
     configFile = dir.resolve("sidecar.yaml");
     writeApprovalKey(dir);
-    Files.writeString(configFile, config(backend.mcpUrl(), extraUpstreams, extraYaml, 1));
+    writeConfig(config(backend.mcpUrl(), extraUpstreams, extraYaml, 1));
     sidecar =
-        Sidecar.start(vertx, new SidecarOptions(configFile, events, Clock.systemUTC()))
+        Sidecar.start(vertx, new SidecarOptions(configFile, trust(), events, Clock.systemUTC()))
             .await(20, TimeUnit.SECONDS);
+  }
+
+  /** The operator key fixtures sign configurations with; their sidecars trust its public half. */
+  public static final SigningKey CONFIG_KEY = SigningKey.generate("test-operator");
+
+  private static final AtomicLong PUBLICATIONS = new AtomicLong();
+
+  /** What a fixture's sidecar trusts: configurations signed with {@link #CONFIG_KEY}. */
+  public static ConfigTrust trust() {
+    return ConfigTrust.signedBy(CONFIG_KEY.publicKeys());
+  }
+
+  /** {@code yaml} signed as the operator's next publication. */
+  public static byte[] signed(String yaml) {
+    return ConfigSignatures.sign(
+        yaml.getBytes(StandardCharsets.UTF_8), CONFIG_KEY, PUBLICATIONS.incrementAndGet(), false);
+  }
+
+  /** Replaces the configuration file with {@code yaml}, signed as the next publication. */
+  public void writeConfig(String yaml) throws IOException {
+    Files.write(configFile, signed(yaml));
   }
 
   public static SidecarFixture start(Path dir) throws Exception {
@@ -213,12 +238,13 @@ public final class SidecarFixture implements AutoCloseable {
       throws Exception {
     Path file = dir.resolve("sidecar.yaml");
     writeApprovalKey(dir);
-    Files.writeString(
-        file, config(backend.mcpUrl(), Map.of(), extraYaml + "runtime: {warmupCalls: 0}\n", 1));
+    Files.write(
+        file,
+        signed(config(backend.mcpUrl(), Map.of(), extraYaml + "runtime: {warmupCalls: 0}\n", 1)));
     Proxy proxy =
         Proxy.create(
             vertx,
-            Routing.of(new ConfigLoader(Clock.systemUTC()).load(file)),
+            Routing.of(new ConfigLoader(Clock.systemUTC(), trust()).load(file)),
             events,
             ToolgateMetrics.detached(),
             Clock.systemUTC(),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.config.ConfigLoader;
+import dev.toolgate.sidecar.config.ConfigTrust;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ class WarmupTest {
     Files.writeString(dir.resolve("notify.secret"), "webhook-secret-0123456789abcdef");
     Path file = dir.resolve("sidecar.yaml");
     Files.writeString(file, yaml);
-    return new ConfigLoader(Clock.systemUTC()).load(file);
+    return new ConfigLoader(Clock.systemUTC(), ConfigTrust.unsignedFileAllowed(null)).load(file);
   }
 
   private static final String CONFIG =
