@@ -10,8 +10,10 @@ import java.util.List;
 public record SharedStateOptions(
     @JsonPropertyDescription(
             "`local` (this process only), `embedded` (start a Hazelcast member in the "
-                + "sidecar, bound to 127.0.0.1: the one-machine default) or `client` (join the cluster the chart "
-                + "deploys).")
+                + "sidecar, bound to 127.0.0.1: the one-machine default), `api` (the "
+                + "authenticated state service the chart deploys: the cluster mode) or `client` "
+                + "(join a Hazelcast cluster directly: no authentication, for trusted networks "
+                + "only).")
         Mode mode,
     @JsonPropertyDescription("The Hazelcast cluster name.") String clusterName,
     @JsonPropertyDescription("Member addresses (`host:port`); for `embedded`, the peers to join.")
@@ -27,7 +29,29 @@ public record SharedStateOptions(
             "The key (`<namespace>/<policy>`) under which the operator publishes this "
                 + "sidecar's configuration; when set, a publication is applied within seconds "
                 + "(the mounted file stays the fallback).")
-        String configKey) {
+        String configKey,
+    @JsonPropertyDescription("`api` mode: where the state service is and how to prove who this is.")
+        StateApiOptions api) {
+
+  /** The options without the state service's. */
+  public SharedStateOptions(
+      Mode mode,
+      String clusterName,
+      List<String> members,
+      String kubernetesServiceDns,
+      Integer port,
+      WhenUnavailable writesWhenUnavailable,
+      String configKey) {
+    this(
+        mode,
+        clusterName,
+        members,
+        kubernetesServiceDns,
+        port,
+        writesWhenUnavailable,
+        configKey,
+        null);
+  }
 
   public static final String DEFAULT_CLUSTER_NAME = "toolgate";
   public static final int DEFAULT_PORT = 5701;
@@ -39,7 +63,9 @@ public record SharedStateOptions(
     @JsonProperty("embedded")
     EMBEDDED,
     @JsonProperty("client")
-    CLIENT
+    CLIENT,
+    @JsonProperty("api")
+    API
   }
 
   /** What a write does without the cluster. */
@@ -51,7 +77,7 @@ public record SharedStateOptions(
   }
 
   public static final SharedStateOptions DEFAULT =
-      new SharedStateOptions(null, null, null, null, null, null, null);
+      new SharedStateOptions(null, null, null, null, null, null, null, null);
 
   public SharedStateOptions {
     mode = mode == null ? Mode.EMBEDDED : mode;
@@ -60,5 +86,19 @@ public record SharedStateOptions(
     port = port == null ? DEFAULT_PORT : port;
     writesWhenUnavailable =
         writesWhenUnavailable == null ? WhenUnavailable.FAIL_CLOSED : writesWhenUnavailable;
+    api = api == null ? StateApiOptions.DEFAULT : api;
+  }
+
+  /** The same options with the state service's files resolved by {@code resolve}. */
+  public SharedStateOptions withApi(StateApiOptions resolved) {
+    return new SharedStateOptions(
+        mode,
+        clusterName,
+        members,
+        kubernetesServiceDns,
+        port,
+        writesWhenUnavailable,
+        configKey,
+        resolved);
   }
 }

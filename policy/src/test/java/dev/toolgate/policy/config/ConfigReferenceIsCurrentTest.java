@@ -32,7 +32,8 @@ class ConfigReferenceIsCurrentTest {
 
     assertThat(generated)
         .contains("| `listen.host` | string | `127.0.0.1` |")
-        .contains("| `sharedState.mode` | `local` \\| `embedded` \\| `client` | `embedded` |")
+        .contains(
+            "| `sharedState.mode` | `local` \\| `embedded` \\| `client` \\| `api` | `embedded` |")
         .contains("| `budget.backendMs` | integer | `7000` |")
         .contains(
             "| `tools[].effect` | `read_only` \\| `expensive_read` \\| `idempotent_write` \\| `non_idempotent_write` | `non_idempotent_write` |")

@@ -7,6 +7,7 @@ import dev.toolgate.policy.config.ListenAddress;
 import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.config.SidecarConfig;
+import dev.toolgate.policy.config.StateApiOptions;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.QuotaNotify;
 import dev.toolgate.policy.model.Quotas;
@@ -133,7 +134,7 @@ public final class ConfigLoader {
               deployment.runtime(),
               resolve(deployment.approvals(), source),
               deployment.agent(),
-              deployment.sharedState(),
+              resolveState(deployment.sharedState(), source),
               resolveNotify(policy, source));
     } catch (BindingException e) {
       throw new ConfigException(source, List.of(e.getMessage()));
@@ -180,6 +181,22 @@ public final class ConfigLoader {
         && shared.members().isEmpty()
         && shared.kubernetesServiceDns() == null) {
       problems.add("sharedState: client mode needs members or kubernetesServiceDns");
+    }
+    if (shared.mode() == SharedStateOptions.Mode.API) {
+      StateApiOptions api = shared.api();
+      if (api.url() == null || !api.url().startsWith("https://")) {
+        problems.add(
+            "sharedState.api.url: api mode needs the state service's https URL, was " + api.url());
+      }
+      if (api.caFile() == null) {
+        problems.add("sharedState.api.caFile: api mode needs the CA bundle of the state service");
+      }
+      if (api.tokenFile() == null) {
+        problems.add("sharedState.api.tokenFile: api mode needs the file of this sidecar's token");
+      }
+      if (api.timeoutMs() < 1) {
+        problems.add("sharedState.api.timeoutMs: must be >= 1, was " + api.timeoutMs());
+      }
     }
     if (!problems.isEmpty()) {
       throw new ConfigException(source, problems);
@@ -232,6 +249,19 @@ public final class ConfigLoader {
         policy.tools(),
         policy.retryBudget(),
         policy.intentWindowSeconds());
+  }
+
+  private static SharedStateOptions resolveState(SharedStateOptions shared, String source) {
+    if (shared == null) {
+      return null;
+    }
+    StateApiOptions api = shared.api();
+    return shared.withApi(
+        new StateApiOptions(
+            api.url(),
+            relativeTo(source, api.caFile()),
+            relativeTo(source, api.tokenFile()),
+            api.timeoutMs()));
   }
 
   private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {

@@ -19,6 +19,16 @@ public final class ConfigFeed {
 
   private ConfigFeed() {}
 
+  static String get(HazelcastInstance hazelcast, String key) {
+    IMap<String, String> configs = hazelcast.getMap(CONFIGS);
+    return configs.get(key);
+  }
+
+  static void put(HazelcastInstance hazelcast, String key, String config) {
+    IMap<String, String> configs = hazelcast.getMap(CONFIGS);
+    configs.set(key, config);
+  }
+
   /** Listens for the key; {@code onConfig} runs on a Hazelcast thread. */
   public static void follow(HazelcastInstance hazelcast, String key, Consumer<byte[]> onConfig) {
     IMap<String, String> configs = hazelcast.getMap(CONFIGS);

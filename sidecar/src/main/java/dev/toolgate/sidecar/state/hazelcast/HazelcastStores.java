@@ -34,7 +34,20 @@ public final class HazelcastStores {
    */
   public static HazelcastStores start(
       Vertx vertx, SharedStateOptions options, Consumer<Boolean> up) {
-    HazelcastInstance instance = SharedState.start(options);
+    return on(vertx, SharedState.start(options), options, up);
+  }
+
+  /**
+   * The state service's member, bound to {@code bindHost}, with the same stores on it (blocking).
+   * Only the state service runs one: no sidecar and no agent ever reaches its port in a cluster.
+   */
+  public static HazelcastStores serviceMember(
+      Vertx vertx, SharedStateOptions options, String bindHost) {
+    return on(vertx, SharedState.serviceMember(options, bindHost), options, up -> {});
+  }
+
+  private static HazelcastStores on(
+      Vertx vertx, HazelcastInstance instance, SharedStateOptions options, Consumer<Boolean> up) {
     HazelcastQuotaStore quotas = new HazelcastQuotaStore(vertx, instance);
     Stores stores =
         new Stores(
@@ -75,6 +88,21 @@ public final class HazelcastStores {
    */
   public void follow(String key, Consumer<byte[]> onConfig) {
     ConfigFeed.follow(instance, key, onConfig);
+  }
+
+  /** The configuration published under {@code key}, or null (blocking). */
+  public String publishedConfig(String key) {
+    return ConfigFeed.get(instance, key);
+  }
+
+  /** Publishes a configuration under {@code key} (blocking). */
+  public void publishConfig(String key, String config) {
+    ConfigFeed.put(instance, key, config);
+  }
+
+  /** The member's port (its address as the other members reach it). */
+  public int memberPort() {
+    return instance.getCluster().getLocalMember().getAddress().getPort();
   }
 
   /** Leaves the cluster (blocking). */

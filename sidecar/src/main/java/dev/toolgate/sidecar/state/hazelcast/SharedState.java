@@ -35,12 +35,24 @@ public final class SharedState {
     return switch (options.mode()) {
       case EMBEDDED -> member(options);
       case CLIENT -> client(options);
-      case LOCAL -> throw new IllegalArgumentException("local mode has no Hazelcast");
+      case LOCAL, API ->
+          throw new IllegalArgumentException(
+              options.mode() + " mode starts no Hazelcast member or client");
     };
   }
 
   private static HazelcastInstance member(SharedStateOptions options) {
-    return Hazelcast.newHazelcastInstance(memberConfig(options));
+    return Hazelcast.newHazelcastInstance(memberConfig(options, MEMBER_HOST));
+  }
+
+  /**
+   * A member of the state service's cluster, bound to {@code bindHost} (the pod's address: the
+   * other members must reach it; the chart's NetworkPolicy lets only them in). Blocking.
+   */
+  static HazelcastInstance serviceMember(SharedStateOptions options, String bindHost) {
+    System.setProperty("hazelcast.logging.type", "slf4j");
+    System.setProperty("hazelcast.phone.home.enabled", "false");
+    return Hazelcast.newHazelcastInstance(memberConfig(options, bindHost));
   }
 
   /**
@@ -48,13 +60,13 @@ public final class SharedState {
    * address Hazelcast binds by default, whatever interface it advertises), joining only the peers
    * it is told about.
    */
-  static Config memberConfig(SharedStateOptions options) {
+  static Config memberConfig(SharedStateOptions options, String bindHost) {
     Config config = new Config();
     config.setClusterName(options.clusterName());
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
     config.getNetworkConfig().setPort(options.port()).setPortAutoIncrement(true);
-    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(MEMBER_HOST);
-    config.setProperty("hazelcast.local.localAddress", MEMBER_HOST);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface(bindHost);
+    config.setProperty("hazelcast.local.localAddress", bindHost);
     config.setProperty("hazelcast.socket.bind.any", "false");
     JoinConfig join = config.getNetworkConfig().getJoin();
     join.getMulticastConfig().setEnabled(false);

@@ -11,11 +11,11 @@ import io.vertx.core.json.JsonObject;
  * The shared values as JSON text: members hold plain strings, so they need none of Toolgate's
  * classes, and a value written by one sidecar version stays readable by the next.
  */
-final class UsageJson {
+public final class UsageJson {
 
   private UsageJson() {}
 
-  static String usage(Usage u) {
+  public static String usage(Usage u) {
     JsonArray counts = new JsonArray();
     for (int c : u.rate().counts()) {
       counts.add(c);
@@ -35,7 +35,7 @@ final class UsageJson {
     return o.encode();
   }
 
-  static Usage usage(String json) {
+  public static Usage usage(String json) {
     if (json == null) {
       return null;
     }
@@ -54,7 +54,7 @@ final class UsageJson {
         new RateWindow(o.getLong("sec"), rate, o.getInteger("ahead", 0)));
   }
 
-  static String record(IdempotencyRecord r) {
+  public static String record(IdempotencyRecord r) {
     return new JsonObject()
         .put("state", r.state().name())
         .put("args", r.argumentsHash())
@@ -65,7 +65,7 @@ final class UsageJson {
         .encode();
   }
 
-  static IdempotencyRecord record(String json) {
+  public static IdempotencyRecord record(String json) {
     if (json == null) {
       return null;
     }
