@@ -12,6 +12,7 @@ import dev.toolgate.sidecar.metrics.ToolgateMetrics;
 import dev.toolgate.sidecar.proxy.Proxy;
 import dev.toolgate.sidecar.proxy.Routing;
 import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.sidecar.state.api.ApiStores;
 import dev.toolgate.sidecar.state.hazelcast.HazelcastStores;
 import dev.toolgate.sidecar.warmup.Warmup;
 import io.vertx.core.Future;
@@ -44,6 +45,7 @@ final class SidecarImpl implements Sidecar {
   private volatile boolean ready;
   private Stores stores;
   private HazelcastStores hazelcast;
+  private ApiStores api;
   private volatile boolean sharedUp;
 
   /** Started once ready; every proxy request stops it. */
@@ -72,6 +74,18 @@ final class SidecarImpl implements Sidecar {
       stores = Stores.local();
       sharedUp = true;
       return Future.succeededFuture();
+    }
+    if (shared.mode() == SharedStateOptions.Mode.API) {
+      return ApiStores.start(vertx, shared, up -> sharedUp = up)
+          .map(
+              started -> {
+                api = started;
+                stores = started.stores();
+                sharedUp = true;
+                metrics.sharedState(() -> sharedUp ? 1 : 0);
+                LOG.info("shared state: the state service at {}", shared.api().url());
+                return null;
+              });
     }
     HazelcastStores.podWarning(shared, System.getenv()).ifPresent(LOG::warn);
     return vertx
@@ -148,6 +162,15 @@ final class SidecarImpl implements Sidecar {
             a -> {
               reloader.start(loaded.config().runtime().configPollMs());
               String configKey = loaded.config().sharedState().configKey();
+              if (api != null && configKey != null) {
+                io.vertx.core.Context context = vertx.getOrCreateContext();
+                api.follow(
+                    configKey,
+                    loaded.config().runtime().configPollMs(),
+                    bytes ->
+                        context.runOnContext(
+                            v -> reloader.offer(ConfigOrigin.SHARED_STATE, bytes)));
+              }
               if (hazelcast != null && configKey != null) {
                 io.vertx.core.Context context = vertx.getOrCreateContext();
                 vertx
@@ -230,7 +253,7 @@ final class SidecarImpl implements Sidecar {
             .put("upstreams", proxy == null ? 0 : proxy.routing().routes().size())
             .put(
                 "sharedState",
-                hazelcast == null
+                hazelcast == null && api == null
                     ? "local"
                     : sharedUp ? "up" : "unreachable (serving on local state)")
             .put("warmup", warmup == null ? "off" : warmup.state());
@@ -295,6 +318,7 @@ final class SidecarImpl implements Sidecar {
                               LOG.warn("read leases not given back at shutdown: {}", e.toString());
                               return Future.succeededFuture();
                             }))
+        .compose(v -> api == null ? Future.<Void>succeededFuture() : api.close())
         .compose(
             v ->
                 hazelcast == null

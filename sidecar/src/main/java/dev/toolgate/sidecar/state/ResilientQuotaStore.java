@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 /**
  * The shared quota store, with a way out when the cluster cannot be reached: reads are counted on
  * local state; writes follow the configured choice ({@code fail_closed} refuses them, {@code
- * fail_open} counts them locally). Availability is reported to {@code up}.
+ * fail_open} counts them locally). A refused credential refuses writes whatever the choice: it is
+ * no outage. Availability is reported to {@code up}.
  */
 public final class ResilientQuotaStore implements QuotaStore {
 
@@ -36,6 +37,14 @@ public final class ResilientQuotaStore implements QuotaStore {
         .recover(
             e -> {
               up.accept(false);
+              if (write && e instanceof CredentialRefused refused) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        "the shared state refused this sidecar's credential ("
+                            + refused.getMessage()
+                            + "): writes are refused until it accepts one",
+                        e));
+              }
               if (write && writes == WhenUnavailable.FAIL_CLOSED) {
                 return Future.failedFuture(
                     new IllegalStateException(
