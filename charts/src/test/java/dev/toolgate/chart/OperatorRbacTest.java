@@ -91,7 +91,7 @@ class OperatorRbacTest {
     ToolPolicyReconciler reconciler =
         new ToolPolicyReconciler(
             client,
-            RenderOptions.injected("toolgate-hazelcast.toolgate-system.svc", null),
+            RenderOptions.injected("https://toolgate-state.toolgate-system.svc:8443", "CA", null),
             Clock.systemUTC(),
             new ConfigSigner(
                 SigningKeySecret.loadOrCreate(

@@ -3,6 +3,8 @@ package dev.toolgate.operator;
 import dev.toolgate.operator.inject.AdmissionReviews;
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.inject.SidecarInjector;
+import dev.toolgate.operator.publish.StateApiPublisher;
+import dev.toolgate.operator.reconcile.ConfigPublisher;
 import dev.toolgate.operator.reconcile.OperatorRuntime;
 import dev.toolgate.operator.reconcile.ToolPolicyReconciler;
 import dev.toolgate.operator.render.RenderOptions;
@@ -14,6 +16,7 @@ import dev.toolgate.operator.webhook.WebhookServer;
 import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * @param injection what to inject
  * @param render what every rendered configuration gets
  * @param signingSecret the Secret of the operator's namespace holding the configuration-signing key
+ * @param stateTokenFile the operator's projected token for the state service, to publish with
  */
 record OperatorProcess(
     String namespace,
@@ -44,7 +48,8 @@ record OperatorProcess(
     String webhookConfiguration,
     InjectionOptions injection,
     RenderOptions render,
-    String signingSecret) {
+    String signingSecret,
+    String stateTokenFile) {
 
   private static final Logger LOG = LoggerFactory.getLogger(OperatorProcess.class);
   static final Duration LEASE = Duration.ofSeconds(15);
@@ -73,9 +78,11 @@ record OperatorProcess(
     if (!certManager) {
       CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
     }
-    dev.toolgate.operator.publish.HazelcastConfigPublisher publisher =
-        dev.toolgate.operator.publish.HazelcastConfigPublisher.connect(
-            "toolgate", render.hazelcastServiceDns());
+    ConfigPublisher publisher =
+        render.stateApi().url() == null
+            ? ConfigPublisher.NONE
+            : StateApiPublisher.create(
+                render.stateApi().url(), render.stateApi().ca(), Path.of(stateTokenFile));
     OperatorRuntime runtime =
         new OperatorRuntime(
             client,
@@ -121,7 +128,6 @@ record OperatorProcess(
                 () -> {
                   maintenance.shutdownNow();
                   runtime.close();
-                  publisher.close();
                   server[0].close();
                   client.close();
                 },

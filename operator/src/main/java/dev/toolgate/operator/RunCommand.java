@@ -2,7 +2,10 @@ package dev.toolgate.operator;
 
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.render.RenderOptions;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,11 +38,18 @@ import picocli.CommandLine.Spec;
       "  TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)",
       "  TOOLGATE_SIGNING_SECRET        the Secret with the configuration-signing key, created when",
       "                                 missing (default toolgate-config-signing)",
-      "  TOOLGATE_HAZELCAST_DNS         the Hazelcast headless service the sidecars join",
+      "  TOOLGATE_STATE_URL             the state service (default https://toolgate-state.<ns>.svc:8443)",
+      "  TOOLGATE_STATE_CA_FILE         its CA (default " + RunCommand.STATE_DIR + "/ca.crt)",
+      "  TOOLGATE_STATE_TOKEN_FILE      the operator's token for it (default "
+          + RunCommand.STATE_DIR
+          + "/token)",
       "  TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)",
       "                                 instead of generating and rotating certificates"
     })
 final class RunCommand implements Callable<Integer> {
+
+  /** Where the chart mounts the state service's CA and the operator's token for it. */
+  static final String STATE_DIR = "/var/run/secrets/toolgate/state";
 
   @Spec CommandSpec spec;
 
@@ -64,12 +74,18 @@ final class RunCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage());
       return 2;
     }
+    String stateCa;
+    try {
+      stateCa = Files.readString(Path.of(env("TOOLGATE_STATE_CA_FILE", STATE_DIR + "/ca.crt")));
+    } catch (IOException e) {
+      err.println("error: TOOLGATE_STATE_CA_FILE: cannot read the state service's CA: " + e);
+      return 2;
+    }
     try {
       rendering =
           RenderOptions.injected(
-              env(
-                  "TOOLGATE_HAZELCAST_DNS",
-                  "toolgate-hazelcast." + namespace + ".svc.cluster.local"),
+              env("TOOLGATE_STATE_URL", "https://toolgate-state." + namespace + ".svc:8443"),
+              stateCa,
               warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
     } catch (IllegalArgumentException e) {
       err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
@@ -84,7 +100,8 @@ final class RunCommand implements Callable<Integer> {
             env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
             injection,
             rendering,
-            env("TOOLGATE_SIGNING_SECRET", "toolgate-config-signing"));
+            env("TOOLGATE_SIGNING_SECRET", "toolgate-config-signing"),
+            env("TOOLGATE_STATE_TOKEN_FILE", STATE_DIR + "/token"));
     try {
       process.run();
       return 0;

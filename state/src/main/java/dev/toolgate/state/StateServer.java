@@ -52,6 +52,8 @@ public final class StateServer {
     Future<String> get(String key);
 
     Future<Void> put(String key, String config);
+
+    Future<Void> delete(String key);
   }
 
   public StateServer(Stores stores, ConfigStore configs, Authenticator authenticator, Clock clock) {
@@ -213,20 +215,24 @@ public final class StateServer {
       return;
     }
     String key = parts[0] + "/" + parts[1];
-    if (req.method() == HttpMethod.PUT) {
+    if (req.method() == HttpMethod.PUT || req.method() == HttpMethod.DELETE) {
       if (!caller.publisher()) {
         refuse(req, 403, "only the operator publishes configurations; " + caller + " may not");
         return;
       }
       req.resume();
       req.body()
-          .compose(body -> configs.put(key, body.toString(StandardCharsets.UTF_8)))
+          .compose(
+              body ->
+                  req.method() == HttpMethod.PUT
+                      ? configs.put(key, body.toString(StandardCharsets.UTF_8))
+                      : configs.delete(key))
           .onSuccess(v -> req.response().setStatusCode(204).end())
           .onFailure(e -> fail(req, e));
       return;
     }
     if (req.method() != HttpMethod.GET) {
-      refuse(req, 405, "GET or PUT only");
+      refuse(req, 405, "GET, PUT or DELETE only");
       return;
     }
     if (!caller.publisher() && !parts[0].equals(caller.namespace())) {

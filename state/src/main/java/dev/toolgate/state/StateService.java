@@ -78,6 +78,15 @@ public final class StateService {
       }
 
       @Override
+      public Future<Void> delete(String key) {
+        return vertx.executeBlocking(
+            () -> {
+              stores.withdrawConfig(key);
+              return null;
+            });
+      }
+
+      @Override
       public Future<Void> put(String key, String config) {
         return vertx.executeBlocking(
             () -> {

@@ -57,6 +57,15 @@ public record InjectionOptions(
   /** The environment variable that tells the agent where its MCP upstreams are reached. */
   public static final String ENV_MCP_BASE = "TOOLGATE_MCP_BASE_URL";
 
+  /** The audience of the sidecar's token for the state service (the service checks it). */
+  public static final String STATE_AUDIENCE = "toolgate-state";
+
+  /** The token's life: the kubelet renews it at 80% of it; 10 minutes is the shortest allowed. */
+  public static final long STATE_TOKEN_SECONDS = 600;
+
+  /** Where the token is mounted, in the sidecar container alone. */
+  public static final String STATE_TOKEN_DIR = "/var/run/secrets/toolgate/state";
+
   /** The sidecar's environment variable holding {@link #configKeys()}. */
   public static final String ENV_CONFIG_KEYS = "TOOLGATE_CONFIG_KEYS";
 

@@ -77,7 +77,7 @@ public final class SidecarInjector {
             .addToLabels(InjectionOptions.LABEL_SIDECAR, "true")
             .endMetadata()
             .editSpec()
-            .addToVolumes(configVolume(policy), approvalVolume(), tmpVolume())
+            .addToVolumes(configVolume(policy), approvalVolume(), stateTokenVolume(), tmpVolume())
             .endSpec();
     List<Container> agents = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
@@ -156,6 +156,13 @@ public final class SidecarInjector {
             .withMountPath(InjectionOptions.APPROVAL_DIR)
             .withReadOnly(true)
             .endVolumeMount()
+            // The sidecar's credential for the state service: in this container only, so the agent,
+            // which shares the network but not the files, cannot present it.
+            .addNewVolumeMount()
+            .withName("toolgate-state-token")
+            .withMountPath(InjectionOptions.STATE_TOKEN_DIR)
+            .withReadOnly(true)
+            .endVolumeMount()
             // The root file system is read-only; the JVM and Vert.x's file cache need a scratch
             // directory.
             .addNewVolumeMount()
@@ -193,6 +200,22 @@ public final class SidecarInjector {
         .withSecretName(options.approvalSecret())
         .withOptional(false)
         .endSecret()
+        .build();
+  }
+
+  /** A projected ServiceAccount token for the state service's audience, rotated by the kubelet. */
+  private static Volume stateTokenVolume() {
+    return new VolumeBuilder()
+        .withName("toolgate-state-token")
+        .withNewProjected()
+        .addNewSource()
+        .withNewServiceAccountToken()
+        .withAudience(InjectionOptions.STATE_AUDIENCE)
+        .withExpirationSeconds(InjectionOptions.STATE_TOKEN_SECONDS)
+        .withPath("token")
+        .endServiceAccountToken()
+        .endSource()
+        .endProjected()
         .build();
   }
 

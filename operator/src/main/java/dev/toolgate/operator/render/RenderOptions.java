@@ -4,6 +4,7 @@ import dev.toolgate.policy.config.AgentIdentity;
 import dev.toolgate.policy.config.ListenAddress;
 import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.StateApiOptions;
 import java.util.List;
 
 /**
@@ -27,6 +28,7 @@ import java.util.List;
  * @param adminPort the admin port (default {@value #DEFAULT_ADMIN_PORT})
  * @param warmupCalls the sidecar's {@code runtime.warmupCalls} (0 turns the warm-up off); null
  *     renders the sidecar's own default
+ * @param stateApi api mode: the state service's URL, CA and the sidecar's token file
  */
 public record RenderOptions(
     long revision,
@@ -41,7 +43,39 @@ public record RenderOptions(
     java.util.Map<String, String> upstreamUrls,
     Integer listenPort,
     Integer adminPort,
-    Integer warmupCalls) {
+    Integer warmupCalls,
+    StateApiOptions stateApi) {
+
+  public RenderOptions(
+      long revision,
+      String agentId,
+      SharedStateOptions.Mode sharedStateMode,
+      String hazelcastServiceDns,
+      List<String> hazelcastMembers,
+      String approvalKeyFile,
+      String adminTokenFile,
+      String adminHost,
+      Integer sharedStatePort,
+      java.util.Map<String, String> upstreamUrls,
+      Integer listenPort,
+      Integer adminPort,
+      Integer warmupCalls) {
+    this(
+        revision,
+        agentId,
+        sharedStateMode,
+        hazelcastServiceDns,
+        hazelcastMembers,
+        approvalKeyFile,
+        adminTokenFile,
+        adminHost,
+        sharedStatePort,
+        upstreamUrls,
+        listenPort,
+        adminPort,
+        warmupCalls,
+        null);
+  }
 
   public RenderOptions(
       long revision,
@@ -81,16 +115,21 @@ public record RenderOptions(
   /** The admin listener of an injected sidecar: the pod's address, for the Prometheus scrape. */
   public static final String INJECTED_ADMIN_HOST = "0.0.0.0";
 
+  /** Where the injector mounts the sidecar's projected token for the state service. */
+  public static final String INJECTED_STATE_TOKEN_FILE =
+      dev.toolgate.operator.inject.InjectionOptions.STATE_TOKEN_DIR + "/token";
+
   /**
-   * What the operator renders for the sidecars it injects: client mode on the cluster's shared
-   * state, the admin listener on the pod's address.
+   * What the operator renders for the sidecars it injects: api mode on the state service (the CA
+   * inside the signed configuration, the token the injector mounts), the admin listener on the
+   * pod's address.
    */
-  public static RenderOptions injected(String hazelcastServiceDns, Integer warmupCalls) {
+  public static RenderOptions injected(String stateUrl, String stateCa, Integer warmupCalls) {
     return new RenderOptions(
         0,
         null,
-        SharedStateOptions.Mode.CLIENT,
-        hazelcastServiceDns,
+        SharedStateOptions.Mode.API,
+        null,
         List.of(),
         null,
         null,
@@ -99,7 +138,8 @@ public record RenderOptions(
         null,
         null,
         null,
-        warmupCalls);
+        warmupCalls,
+        new StateApiOptions(stateUrl, null, stateCa, INJECTED_STATE_TOKEN_FILE, null));
   }
 
   /** The same options for another revision. */
@@ -117,7 +157,8 @@ public record RenderOptions(
         upstreamUrls,
         listenPort,
         adminPort,
-        warmupCalls);
+        warmupCalls,
+        stateApi);
   }
 
   public RenderOptions {
@@ -129,6 +170,7 @@ public record RenderOptions(
     upstreamUrls = upstreamUrls == null ? java.util.Map.of() : java.util.Map.copyOf(upstreamUrls);
     listenPort = listenPort == null ? DEFAULT_LISTEN_PORT : listenPort;
     adminPort = adminPort == null ? DEFAULT_ADMIN_PORT : adminPort;
+    stateApi = stateApi == null ? StateApiOptions.DEFAULT : stateApi;
     // Refused here, not by every injected sidecar at its start.
     if (warmupCalls != null && (warmupCalls < 0 || warmupCalls > MAX_WARMUP_CALLS)) {
       throw new IllegalArgumentException(

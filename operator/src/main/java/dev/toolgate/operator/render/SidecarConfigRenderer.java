@@ -80,7 +80,8 @@ public final class SidecarConfigRenderer {
         options.hazelcastServiceDns(),
         options.sharedStatePort(),
         null,
-        configKey);
+        configKey,
+        options.sharedStateMode() == SharedStateOptions.Mode.API ? options.stateApi() : null);
   }
 
   private static Policy withUpstreamUrls(Policy spec, RenderOptions options) {

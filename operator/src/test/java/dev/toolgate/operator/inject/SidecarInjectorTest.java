@@ -66,6 +66,28 @@ public class SidecarInjectorTest {
   }
 
   @Test
+  void mountsTheStateServiceTokenIntoTheSidecarContainerAloneWithItsOwnAudience() throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+
+    assertThat(injected.getSpec().getVolumes())
+        .filteredOn(v -> v.getName().equals("toolgate-state-token"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              var token = v.getProjected().getSources().get(0).getServiceAccountToken();
+              assertThat(token.getAudience()).isEqualTo("toolgate-state");
+              assertThat(token.getExpirationSeconds()).isEqualTo(600L);
+            });
+    assertThat(injected.getSpec().getInitContainers().get(0).getVolumeMounts())
+        .anySatisfy(m -> assertThat(m.getName()).isEqualTo("toolgate-state-token"));
+    assertThat(injected.getSpec().getContainers())
+        .allSatisfy(
+            agent ->
+                assertThat(agent.getVolumeMounts())
+                    .noneMatch(m -> m.getName().equals("toolgate-state-token")));
+  }
+
+  @Test
   void givesTheConfigurationKeysToTheSidecarContainerAloneAndNoPrivateKey() throws Exception {
     Pod injected = apply(pod(), injector.patch(pod()));
 

@@ -40,7 +40,7 @@ class OperatorRuntimeTest {
     ToolPolicyReconciler reconciler =
         new ToolPolicyReconciler(
             client,
-            RenderOptions.injected("toolgate-hazelcast.toolgate.svc", null),
+            RenderOptions.injected("https://toolgate-state.toolgate.svc:8443", "CA", null),
             Clock.systemUTC(),
             new dev.toolgate.operator.sign.ConfigSigner(
                 dev.toolgate.trust.SigningKey.generate("runtime-test")));

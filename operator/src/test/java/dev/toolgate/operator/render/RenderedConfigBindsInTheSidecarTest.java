@@ -39,24 +39,33 @@ class RenderedConfigBindsInTheSidecarTest {
 
   @Test
   void anInjectedSidecarsConfigurationBindsToTheRecordTheRendererBuilt() throws Exception {
+    String ca = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    RenderOptions injected =
+        RenderOptions.injected("https://toolgate-state.toolgate.svc:8443", ca, 250);
     RenderOptions options =
         new RenderOptions(
             4,
             "ops-assistant",
-            SharedStateOptions.Mode.CLIENT,
-            "toolgate-hazelcast.toolgate.svc",
+            injected.sharedStateMode(),
+            null,
             List.of(),
             approvalKey().toString(),
             null,
-            RenderOptions.INJECTED_ADMIN_HOST,
+            injected.adminHost(),
             null,
             null,
             null,
             null,
-            250);
+            injected.warmupCalls(),
+            injected.stateApi());
 
-    assertThat(readBySidecar(options))
-        .isEqualTo(SidecarConfigRenderer.config(demoPolicy(), options));
+    SidecarConfig bound = readBySidecar(options);
+
+    assertThat(bound).isEqualTo(SidecarConfigRenderer.config(demoPolicy(), options));
+    assertThat(bound.sharedState().mode()).isEqualTo(SharedStateOptions.Mode.API);
+    assertThat(bound.sharedState().api().ca()).isEqualTo(ca);
+    assertThat(bound.sharedState().api().tokenFile())
+        .isEqualTo("/var/run/secrets/toolgate/state/token");
   }
 
   @Test

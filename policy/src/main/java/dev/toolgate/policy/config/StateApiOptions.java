@@ -11,8 +11,13 @@ public record StateApiOptions(
     @JsonPropertyDescription(
             "The state service's base URL, https, e.g. `https://toolgate-state.toolgate:8443`.")
         String url,
-    @JsonPropertyDescription("The CA bundle (PEM) the service's certificate is checked against.")
+    @JsonPropertyDescription(
+            "The CA bundle file (PEM) the service's certificate is checked against; or `ca`.")
         String caFile,
+    @JsonPropertyDescription(
+            "The CA bundle itself (PEM), inside the configuration the operator signs, so that "
+                + "whoever can edit a ConfigMap cannot swap it and read the sidecar's token.")
+        String ca,
     @JsonPropertyDescription(
             "The file holding this sidecar's bearer token; re-read when it changes, so a rotated"
                 + " token is picked up without a restart.")
@@ -22,7 +27,7 @@ public record StateApiOptions(
 
   public static final int DEFAULT_TIMEOUT_MS = 2_000;
 
-  public static final StateApiOptions DEFAULT = new StateApiOptions(null, null, null, null);
+  public static final StateApiOptions DEFAULT = new StateApiOptions(null, null, null, null, null);
 
   public StateApiOptions {
     timeoutMs = timeoutMs == null ? DEFAULT_TIMEOUT_MS : timeoutMs;

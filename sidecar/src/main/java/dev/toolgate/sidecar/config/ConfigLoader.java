@@ -188,8 +188,10 @@ public final class ConfigLoader {
         problems.add(
             "sharedState.api.url: api mode needs the state service's https URL, was " + api.url());
       }
-      if (api.caFile() == null) {
-        problems.add("sharedState.api.caFile: api mode needs the CA bundle of the state service");
+      if ((api.caFile() == null) == (api.ca() == null)) {
+        problems.add(
+            "sharedState.api: api mode needs the state service's CA bundle, as caFile or as ca"
+                + " (one of them)");
       }
       if (api.tokenFile() == null) {
         problems.add("sharedState.api.tokenFile: api mode needs the file of this sidecar's token");
@@ -260,6 +262,7 @@ public final class ConfigLoader {
         new StateApiOptions(
             api.url(),
             relativeTo(source, api.caFile()),
+            api.ca(),
             relativeTo(source, api.tokenFile()),
             api.timeoutMs()));
   }

@@ -50,7 +50,10 @@ public final class StateApiClient {
             new HttpClientOptions()
                 .setSsl(true)
                 .setVerifyHost(true)
-                .setTrustOptions(new PemTrustOptions().addCertPath(options.caFile()))
+                .setTrustOptions(
+                    options.ca() != null
+                        ? new PemTrustOptions().addCertValue(Buffer.buffer(options.ca()))
+                        : new PemTrustOptions().addCertPath(options.caFile()))
                 .setConnectTimeout(options.timeoutMs())
                 .setKeepAlive(true),
             new PoolOptions().setHttp1MaxSize(4));

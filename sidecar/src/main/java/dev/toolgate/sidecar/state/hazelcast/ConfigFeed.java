@@ -29,6 +29,11 @@ public final class ConfigFeed {
     configs.set(key, config);
   }
 
+  static void delete(HazelcastInstance hazelcast, String key) {
+    IMap<String, String> configs = hazelcast.getMap(CONFIGS);
+    configs.delete(key);
+  }
+
   /** Listens for the key; {@code onConfig} runs on a Hazelcast thread. */
   public static void follow(HazelcastInstance hazelcast, String key, Consumer<byte[]> onConfig) {
     IMap<String, String> configs = hazelcast.getMap(CONFIGS);

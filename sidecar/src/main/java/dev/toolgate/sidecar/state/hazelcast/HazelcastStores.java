@@ -100,6 +100,11 @@ public final class HazelcastStores {
     ConfigFeed.put(instance, key, config);
   }
 
+  /** Withdraws the configuration published under {@code key} (blocking). */
+  public void withdrawConfig(String key) {
+    ConfigFeed.delete(instance, key);
+  }
+
   /** The member's port (its address as the other members reach it). */
   public int memberPort() {
     return instance.getCluster().getLocalMember().getAddress().getPort();
