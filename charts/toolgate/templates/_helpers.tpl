@@ -10,8 +10,10 @@
 {{- define "toolgate.operatorName" -}}{{ include "toolgate.fullname" . }}-operator{{- end -}}
 {{- define "toolgate.webhookService" -}}{{ include "toolgate.fullname" . }}-webhook{{- end -}}
 {{- define "toolgate.webhookConfiguration" -}}{{ include "toolgate.fullname" . }}-injector{{- end -}}
-{{- define "toolgate.hazelcastName" -}}{{ include "toolgate.fullname" . }}-hazelcast{{- end -}}
-{{- define "toolgate.hazelcastDns" -}}{{ include "toolgate.hazelcastName" . }}.{{ .Release.Namespace }}.svc.cluster.local{{- end -}}
+{{- define "toolgate.stateName" -}}{{ include "toolgate.fullname" . }}-state{{- end -}}
+{{- define "toolgate.stateMembers" -}}{{ include "toolgate.stateName" . }}-members{{- end -}}
+{{- define "toolgate.stateHost" -}}{{ include "toolgate.stateName" . }}.{{ .Release.Namespace }}.svc{{- end -}}
+{{- define "toolgate.stateUrl" -}}https://{{ include "toolgate.stateHost" . }}:{{ .Values.state.apiPort }}{{- end -}}
 {{- define "toolgate.tag" -}}{{ .Values.image.tag | default .Chart.AppVersion }}{{- end -}}
 
 {{- define "toolgate.labels" -}}
@@ -28,10 +30,10 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: operator
 {{- end -}}
 
-{{- define "toolgate.hazelcastSelector" -}}
+{{- define "toolgate.stateSelector" -}}
 app.kubernetes.io/name: toolgate
 app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/component: hazelcast
+app.kubernetes.io/component: state
 {{- end -}}
 
 {{- define "toolgate.restrictedContainer" -}}

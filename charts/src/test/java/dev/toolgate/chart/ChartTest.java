@@ -3,8 +3,6 @@ package dev.toolgate.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.InMemoryYamlConfig;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import dev.toolgate.operator.inject.InjectionOptions;
@@ -19,7 +17,10 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import java.io.FileInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,7 +114,7 @@ class ChartTest {
   }
 
   @Test
-  void pointsTheOperatorAndItsSidecarsAtTheHazelcastServiceItRuns() {
+  void runsTheStateServiceOnToolgatesOwnImageAndPointsTheOperatorAtIt() {
     Rendered rendered = Rendered.defaults();
     StatefulSet members = rendered.one(StatefulSet.class);
     Service headless = rendered.named(Service.class, members.getSpec().getServiceName());
@@ -122,37 +123,108 @@ class ChartTest {
     assertThat(members.getSpec().getTemplate().getMetadata().getLabels())
         .containsAllEntriesOf(members.getSpec().getSelector().getMatchLabels())
         .containsAllEntriesOf(headless.getSpec().getSelector());
-    assertThat(
-            members
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getAffinity()
-                .getPodAntiAffinity()
-                .getPreferredDuringSchedulingIgnoredDuringExecution())
-        .hasSize(1);
+    Container state = members.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(state.getImage()).startsWith("ghcr.io/toolgate/state:");
+    String operatorAccount =
+        rendered.one(Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName();
+    assertThat(state.getArgs())
+        .contains(
+            "--token-review",
+            "--audience=toolgate-state",
+            "--publisher=system:serviceaccount:" + Rendered.NAMESPACE + ":" + operatorAccount)
+        .anySatisfy(
+            arg ->
+                assertThat(arg)
+                    .startsWith("--members=toolgate-state-0." + headless.getMetadata().getName())
+                    .contains("toolgate-state-2."));
+    assertThat(state.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     PodDisruptionBudget budget = rendered.one(PodDisruptionBudget.class);
     assertThat(budget.getSpec().getSelector().getMatchLabels())
         .isEqualTo(members.getSpec().getSelector().getMatchLabels());
-    assertThat(budget.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
 
-    String dns = headless.getMetadata().getName() + "." + Rendered.NAMESPACE + ".svc.cluster.local";
-    assertThat(env(operatorContainer(rendered), "TOOLGATE_HAZELCAST_DNS")).isEqualTo(dns);
+    Service api = rendered.named(Service.class, "toolgate-state");
+    assertThat(api.getSpec().getPorts().get(0).getPort()).isEqualTo(8443);
+    assertThat(env(operatorContainer(rendered), "TOOLGATE_STATE_SERVICE"))
+        .isEqualTo(api.getMetadata().getName());
+    assertThat(env(operatorContainer(rendered), "TOOLGATE_STATE_PORT")).isEqualTo("8443");
+    assertThat(
+            members.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getSecret() != null)
+                .map(v -> v.getSecret().getSecretName()))
+        .as("the TLS Secret the operator creates")
+        .containsExactly(api.getMetadata().getName() + "-tls");
+    var projected =
+        rendered.one(Deployment.class).getSpec().getTemplate().getSpec().getVolumes().stream()
+            .filter(v -> v.getName().equals("state"))
+            .findFirst()
+            .orElseThrow()
+            .getProjected();
+    assertThat(projected.getSources())
+        .anySatisfy(
+            source ->
+                assertThat(source.getServiceAccountToken().getAudience())
+                    .isEqualTo(InjectionOptions.STATE_AUDIENCE));
+  }
 
-    Config config =
-        new InMemoryYamlConfig(
-            rendered
-                .named(ConfigMap.class, headless.getMetadata().getName())
-                .getData()
-                .get("hazelcast.yaml"));
-    assertThat(config.getClusterName()).isEqualTo("toolgate");
-    assertThat(config.getNetworkConfig().getJoin().getKubernetesConfig().isEnabled()).isTrue();
-    assertThat(config.getNetworkConfig().getJoin().getKubernetesConfig().getProperty("service-dns"))
-        .isEqualTo(dns);
-    assertThat(config.getMapConfig("default").getBackupCount()).isEqualTo(1);
-    assertThat(config.getNetworkConfig().getRestApiConfig().isEnabled())
-        .as("the probes read /hazelcast/health")
-        .isTrue();
+  @Test
+  void letsOnlyStateMembersReachTheMemberPortAndAnyoneTheAuthenticatedApi() {
+    Rendered rendered = Rendered.defaults();
+    NetworkPolicy policy = rendered.one(NetworkPolicy.class);
+    Map<String, String> members =
+        rendered.one(StatefulSet.class).getSpec().getSelector().getMatchLabels();
+
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(members);
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    assertThat(policy.getSpec().getIngress())
+        .hasSize(2)
+        .anySatisfy(
+            rule -> {
+              assertThat(rule.getPorts())
+                  .singleElement()
+                  .satisfies(p -> assertThat(p.getPort().getStrVal()).isEqualTo("member"));
+              assertThat(rule.getFrom())
+                  .singleElement()
+                  .satisfies(
+                      peer -> {
+                        assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(members);
+                        assertThat(peer.getNamespaceSelector()).isNull();
+                      });
+            })
+        .anySatisfy(
+            rule -> {
+              assertThat(rule.getPorts())
+                  .singleElement()
+                  .satisfies(p -> assertThat(p.getPort().getStrVal()).isEqualTo("api"));
+              assertThat(rule.getFrom()).isNullOrEmpty();
+            });
+  }
+
+  @Test
+  void grantsTheStateServiceTokenReviewsAndNothingElse() {
+    Rendered rendered = Rendered.defaults();
+    ClusterRole role = rendered.named(ClusterRole.class, "toolgate-state");
+    ClusterRoleBinding binding = rendered.named(ClusterRoleBinding.class, "toolgate-state");
+
+    assertThat(role.getRules())
+        .singleElement()
+        .satisfies(
+            rule -> {
+              assertThat(rule.getApiGroups()).containsExactly("authentication.k8s.io");
+              assertThat(rule.getResources()).containsExactly("tokenreviews");
+              assertThat(rule.getVerbs()).containsExactly("create");
+            });
+    assertThat(binding.getSubjects())
+        .singleElement()
+        .satisfies(
+            subject ->
+                assertThat(subject.getName())
+                    .isEqualTo(
+                        rendered
+                            .one(StatefulSet.class)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getServiceAccountName()));
   }
 
   @Test
@@ -232,9 +304,12 @@ class ChartTest {
   @Test
   void leavesOutTheSharedStateWhenDisabledAndAddsThePodMonitorWhenEnabled() {
     Rendered rendered =
-        Rendered.with(Map.of("hazelcast.enabled", false, "metrics.podMonitor.enabled", true));
+        Rendered.with(Map.of("state.enabled", false, "metrics.podMonitor.enabled", true));
     assertThat(rendered.all(StatefulSet.class)).isEmpty();
     assertThat(rendered.all(PodDisruptionBudget.class)).isEmpty();
+    assertThat(rendered.all(NetworkPolicy.class)).isEmpty();
+    assertThat(operatorContainer(rendered).getEnv())
+        .noneMatch(e -> e.getName().equals("TOOLGATE_STATE_SERVICE"));
     GenericKubernetesResource monitor =
         (GenericKubernetesResource) rendered.kind("PodMonitor").get(0);
     Map<?, ?> spec = (Map<?, ?>) monitor.getAdditionalProperties().get("spec");
@@ -246,7 +321,7 @@ class ChartTest {
   @Test
   void requiresMembersOnDistinctNodesWhenAntiAffinityIsHard() {
     StatefulSet members =
-        Rendered.with(Map.of("hazelcast.antiAffinity", "hard")).one(StatefulSet.class);
+        Rendered.with(Map.of("state.antiAffinity", "hard")).one(StatefulSet.class);
     assertThat(
             members
                 .getSpec()
@@ -285,7 +360,7 @@ class ChartTest {
         .hasMessageContaining("memoryLimit");
     assertThatThrownBy(() -> Rendered.with(Map.of("sidecar.javaOpts", "-Xmx64m -jar other.jar")))
         .hasMessageContaining("javaOpts");
-    assertThatThrownBy(() -> Rendered.with(Map.of("hazelcast.replica", 3)))
+    assertThatThrownBy(() -> Rendered.with(Map.of("state.replica", 3)))
         .hasMessageContaining("replica");
   }
 }

@@ -11,6 +11,7 @@ import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
 import dev.toolgate.operator.sign.ConfigSigner;
 import dev.toolgate.operator.sign.SigningKeySecret;
+import dev.toolgate.operator.state.StateTlsSecret;
 import dev.toolgate.operator.webhook.CaBundle;
 import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -106,6 +107,14 @@ class OperatorRbacTest {
         () -> {
           throw new AssertionError("the second replica reads the first one's key");
         });
+    for (int replica = 0; replica < 2; replica++) {
+      StateTlsSecret.caOf(
+          client,
+          Rendered.NAMESPACE,
+          "toolgate-state-tls",
+          StateTlsSecret.names("toolgate-state", Rendered.NAMESPACE),
+          java.time.Instant.now());
+    }
     List<Access> accesses = new ArrayList<>();
     try (OperatorRuntime runtime =
         new OperatorRuntime(

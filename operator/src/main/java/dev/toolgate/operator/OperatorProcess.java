@@ -10,6 +10,7 @@ import dev.toolgate.operator.reconcile.ToolPolicyReconciler;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.sign.ConfigSigner;
 import dev.toolgate.operator.sign.SigningKeySecret;
+import dev.toolgate.operator.state.StateTlsSecret;
 import dev.toolgate.operator.webhook.CaBundle;
 import dev.toolgate.operator.webhook.WebhookCertificates;
 import dev.toolgate.operator.webhook.WebhookServer;
@@ -38,6 +39,8 @@ import org.slf4j.LoggerFactory;
  * @param injection what to inject
  * @param render what every rendered configuration gets
  * @param signingSecret the Secret of the operator's namespace holding the configuration-signing key
+ * @param stateService the state service's Service in the operator's namespace; null without one
+ * @param statePort its API port
  * @param stateTokenFile the operator's projected token for the state service, to publish with
  */
 record OperatorProcess(
@@ -49,6 +52,8 @@ record OperatorProcess(
     InjectionOptions injection,
     RenderOptions render,
     String signingSecret,
+    String stateService,
+    String statePort,
     String stateTokenFile) {
 
   private static final Logger LOG = LoggerFactory.getLogger(OperatorProcess.class);
@@ -63,6 +68,25 @@ record OperatorProcess(
                 namespace,
                 signingSecret,
                 () -> SigningKey.generate(identity + "-" + Clock.systemUTC().millis())));
+    RenderOptions rendering = render;
+    if (stateService != null) {
+      String ca =
+          StateTlsSecret.caOf(
+              client,
+              namespace,
+              stateService + "-tls",
+              StateTlsSecret.names(stateService, namespace),
+              Clock.systemUTC().instant());
+      rendering =
+          RenderOptions.injected(
+              "https://" + stateService + "." + namespace + ".svc:" + statePort,
+              ca,
+              render.warmupCalls());
+    } else {
+      LOG.warn(
+          "no state service (TOOLGATE_STATE_SERVICE): each injected sidecar keeps its quotas and"
+              + " records to itself, so limits hold per replica only");
+    }
     List<String> names = WebhookCertificates.serviceNames(webhookService, namespace);
     AdmissionReviews reviews =
         new AdmissionReviews(
@@ -79,14 +103,14 @@ record OperatorProcess(
       CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
     }
     ConfigPublisher publisher =
-        render.stateApi().url() == null
+        rendering.stateApi().url() == null
             ? ConfigPublisher.NONE
             : StateApiPublisher.create(
-                render.stateApi().url(), render.stateApi().ca(), Path.of(stateTokenFile));
+                rendering.stateApi().url(), rendering.stateApi().ca(), Path.of(stateTokenFile));
     OperatorRuntime runtime =
         new OperatorRuntime(
             client,
-            new ToolPolicyReconciler(client, render, Clock.systemUTC(), signer, publisher),
+            new ToolPolicyReconciler(client, rendering, Clock.systemUTC(), signer, publisher),
             namespace,
             identity,
             LEASE);

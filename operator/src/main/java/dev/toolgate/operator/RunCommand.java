@@ -2,10 +2,7 @@ package dev.toolgate.operator;
 
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.render.RenderOptions;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,8 +35,10 @@ import picocli.CommandLine.Spec;
       "  TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)",
       "  TOOLGATE_SIGNING_SECRET        the Secret with the configuration-signing key, created when",
       "                                 missing (default toolgate-config-signing)",
-      "  TOOLGATE_STATE_URL             the state service (default https://toolgate-state.<ns>.svc:8443)",
-      "  TOOLGATE_STATE_CA_FILE         its CA (default " + RunCommand.STATE_DIR + "/ca.crt)",
+      "  TOOLGATE_STATE_SERVICE         the state service's Service (its TLS Secret is <service>-tls,",
+      "                                 created when missing); without it each sidecar keeps its own",
+      "                                 state",
+      "  TOOLGATE_STATE_PORT            its API port (default 8443)",
       "  TOOLGATE_STATE_TOKEN_FILE      the operator's token for it (default "
           + RunCommand.STATE_DIR
           + "/token)",
@@ -74,19 +73,11 @@ final class RunCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage());
       return 2;
     }
-    String stateCa;
+    Integer warmup;
     try {
-      stateCa = Files.readString(Path.of(env("TOOLGATE_STATE_CA_FILE", STATE_DIR + "/ca.crt")));
-    } catch (IOException e) {
-      err.println("error: TOOLGATE_STATE_CA_FILE: cannot read the state service's CA: " + e);
-      return 2;
-    }
-    try {
-      rendering =
-          RenderOptions.injected(
-              env("TOOLGATE_STATE_URL", "https://toolgate-state." + namespace + ".svc:8443"),
-              stateCa,
-              warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null)));
+      warmup = warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null));
+      // Checked now; the state service's CA is read from its Secret once the client exists.
+      rendering = RenderOptions.injectedWithoutState(warmup);
     } catch (IllegalArgumentException e) {
       err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
       return 2;
@@ -101,6 +92,8 @@ final class RunCommand implements Callable<Integer> {
             injection,
             rendering,
             env("TOOLGATE_SIGNING_SECRET", "toolgate-config-signing"),
+            env("TOOLGATE_STATE_SERVICE", null),
+            env("TOOLGATE_STATE_PORT", "8443"),
             env("TOOLGATE_STATE_TOKEN_FILE", STATE_DIR + "/token"));
     try {
       process.run();

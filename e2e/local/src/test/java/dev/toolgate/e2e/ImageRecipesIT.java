@@ -84,6 +84,21 @@ class ImageRecipesIT {
   }
 
   @Test
+  void theStateImageRunsAsANonRootUserWithOptionsThisJvmAccepts() throws Exception {
+    ImageRecipe recipe = ImageRecipe.of(ROOT, "state/Dockerfile");
+    checkCommon(recipe);
+    recipe.stage(app, LoopbackPorts::next);
+    List<String> entrypoint = local(ImageRecipe.exec(recipe.last("ENTRYPOINT")));
+    String help =
+        LocalProcess.runJava(
+            app,
+            "state-image",
+            List.of(entrypoint.get(0), entrypoint.get(1), entrypoint.get(2), "--help"));
+    assertThat(help).contains("Usage: toolgate-state").contains("--token-review");
+    assertThat(recipe.last("EXPOSE")).isEqualTo("8443 5701");
+  }
+
+  @Test
   void theSidecarImageRecordsAnArchivePerModeThatItsEntrypointAndTheOperatorMap() throws Exception {
     ImageRecipe recipe = ImageRecipe.of(ROOT, "sidecar/Dockerfile");
     checkCommon(recipe);
@@ -217,6 +232,9 @@ class ImageRecipesIT {
     Map<?, ?> values =
         LocalStack.YAML.readValue(ROOT.resolve("charts/toolgate/values.yaml").toFile(), Map.class);
     assertThat(((Map<?, ?>) values.get("sidecar")).get("imageName")).isEqualTo("sidecar");
+    assertThat(((Map<?, ?>) values.get("state")).get("imageName")).isEqualTo("state");
+    assertThat(Files.readString(ROOT.resolve("state/Dockerfile")))
+        .contains("ghcr.io/toolgate/state");
     assertThat(Files.readString(ROOT.resolve("sidecar/Dockerfile")))
         .contains("ghcr.io/toolgate/sidecar");
     assertThat(Files.readString(ROOT.resolve("operator/Dockerfile")))

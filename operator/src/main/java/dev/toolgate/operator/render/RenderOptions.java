@@ -142,6 +142,28 @@ public record RenderOptions(
         new StateApiOptions(stateUrl, null, stateCa, INJECTED_STATE_TOKEN_FILE, null));
   }
 
+  /**
+   * What the operator renders without a state service (the chart's {@code state.enabled: false}):
+   * each sidecar keeps its quotas and records in process, so limits hold per replica only.
+   */
+  public static RenderOptions injectedWithoutState(Integer warmupCalls) {
+    return new RenderOptions(
+        0,
+        null,
+        SharedStateOptions.Mode.LOCAL,
+        null,
+        List.of(),
+        null,
+        null,
+        INJECTED_ADMIN_HOST,
+        null,
+        null,
+        null,
+        null,
+        warmupCalls,
+        null);
+  }
+
   /** The same options for another revision. */
   public RenderOptions forRevision(long other) {
     return new RenderOptions(

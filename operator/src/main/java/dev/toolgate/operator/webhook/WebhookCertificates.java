@@ -39,6 +39,14 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
 
   /** Generates a CA and a server certificate for these DNS names (and IP addresses). */
   public static WebhookCertificates generate(List<String> names, Instant now) {
+    return generate(names, now, VALIDITY);
+  }
+
+  /**
+   * The same with the server certificate valid for {@code validity} (the CA for four times as
+   * long).
+   */
+  public static WebhookCertificates generate(List<String> names, Instant now, Duration validity) {
     try {
       KeyPair caKeys = keys();
       X509Certificate ca =
@@ -48,6 +56,7 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
               new X500Name("CN=toolgate-webhook-ca"),
               caKeys,
               now,
+              validity.multipliedBy(4),
               true,
               List.of());
       KeyPair serverKeys = keys();
@@ -58,6 +67,7 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
               new X500Name("CN=" + names.get(0)),
               serverKeys,
               now,
+              validity,
               false,
               names);
       return new WebhookCertificates(ca, server, serverKeys);
@@ -79,6 +89,22 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
     return pem(ca);
   }
 
+  /** The server certificate in PEM. */
+  public String serverPem() {
+    return pem(server);
+  }
+
+  /** The server's private key, PKCS#8 PEM. */
+  public String keyPem() {
+    try {
+      return pem(
+          new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(serverKeys.getPrivate(), null)
+              .generate());
+    } catch (org.bouncycastle.util.io.pem.PemGenerationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static KeyPair keys() throws Exception {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
     generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
@@ -91,6 +117,7 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
       X500Name subject,
       KeyPair subjectKeys,
       Instant now,
+      Duration validity,
       boolean ca,
       List<String> names)
       throws Exception {
@@ -99,7 +126,7 @@ public record WebhookCertificates(X509Certificate ca, X509Certificate server, Ke
             issuer,
             new BigInteger(64, new SecureRandom()),
             Date.from(now.minus(Duration.ofMinutes(5))),
-            Date.from(now.plus(ca ? VALIDITY.multipliedBy(4) : VALIDITY)),
+            Date.from(now.plus(validity)),
             subject,
             subjectKeys.getPublic());
     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
