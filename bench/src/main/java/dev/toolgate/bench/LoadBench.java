@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
+import dev.toolgate.e2e.support.LocalState;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
 import dev.toolgate.e2e.support.SidecarImage;
@@ -513,6 +514,12 @@ public final class LoadBench {
         String name = FULL_POLICY + b.suffix();
         targets.add(startSidecar(name, fullPolicy(name, backendUrl, hazelcastPort), b));
       }
+      if (o.targets().contains("full-api") && b.hasApiMode()) {
+        // The same policy on the state service: the difference from "full policy" is HTTPS and a
+        // token to the service instead of a Hazelcast client.
+        String name = "full, api" + b.suffix();
+        targets.add(startSidecar(name, fullPolicyOnApi(name, backendUrl, state()), b));
+      }
       if (o.targets().contains("full-local")) {
         // The same policy without Hazelcast: the difference from "full policy" is the shared
         // state's.
@@ -981,6 +988,38 @@ public final class LoadBench {
     Path config = configFile(target);
     YAML.writeValue(config.toFile(), doc);
     return config;
+  }
+
+  /** The full policy in api mode, on the state service this run started. */
+  private Path fullPolicyOnApi(String target, String backendUrl, LocalState state)
+      throws Exception {
+    Path config = fullPolicy(target, backendUrl, -1);
+    ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
+    doc.putObject("sharedState")
+        .put("mode", "api")
+        .putObject("api")
+        .put("url", state.url())
+        .put("caFile", state.caFile().toString())
+        .put("tokenFile", state.tokenFile().toString());
+    YAML.writeValue(config.toFile(), doc);
+    return config;
+  }
+
+  private LocalState state;
+
+  /** The state service, started at its first use (one member, as the Hazelcast target has). */
+  private LocalState state() throws Exception {
+    if (state == null) {
+      state =
+          LocalState.start(
+              work,
+              logs,
+              root.resolve("state/target/toolgate-state.jar"),
+              LoopbackPorts.next(),
+              LoopbackPorts.next());
+      keep(state.process());
+    }
+    return state;
   }
 
   /**

@@ -51,7 +51,15 @@ record LoadBenchOptions(
 
   /** Every target {@code --targets} accepts, in the order the tables print them. */
   static final List<String> TARGETS =
-      List.of("direct", "nginx", "vertx-relay", "pass-through", "full", "full-local", "control");
+      List.of(
+          "direct",
+          "nginx",
+          "vertx-relay",
+          "pass-through",
+          "full",
+          "full-api",
+          "full-local",
+          "control");
 
   static final List<String> ANSWER_FORMATS = List.of("json", "sse");
 
@@ -230,10 +238,12 @@ record LoadBenchOptions(
         converter = TargetsConverter.class,
         description =
             "Which of "
-                + "direct,nginx,vertx-relay,pass-through,full,full-local,control"
+                + "direct,nginx,vertx-relay,pass-through,full,full-api,full-local,control"
                 + " to load; direct is the baseline of the deltas and"
                 + " always runs; vertx-relay is Vert.x relaying bytes on the sidecar's JVM flags, the"
-                + " framework's floor; full-local is the full policy on local state, no Hazelcast; control is"
+                + " framework's floor; full-api is the full policy on the state service (api mode, HTTPS"
+                + " and a token, as in a cluster); full-local is the full policy on local state, no"
+                + " Hazelcast; control is"
                 + " direct again, whose deltas show the machine's own noise (the p99 goal's resolution)"
                 + " (default ${DEFAULT-VALUE}).")
     String targets;

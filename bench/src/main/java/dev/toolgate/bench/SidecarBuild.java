@@ -72,6 +72,13 @@ record SidecarBuild(String suffix, Path root, Path app, Path archive, Path clien
     return args;
   }
 
+  /** Whether this build can be a client of the state service (sharedState.mode api). */
+  boolean hasApiMode() throws IOException {
+    try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar().toFile())) {
+      return zip.getEntry("dev/toolgate/sidecar/state/api/ApiStores.class") != null;
+    }
+  }
+
   /** Whether this build refuses unsigned configurations unless told otherwise. */
   boolean checksConfigSignatures() throws IOException {
     try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar().toFile())) {

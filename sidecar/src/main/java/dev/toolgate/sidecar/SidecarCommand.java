@@ -41,12 +41,16 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Agents reach each upstream at http://<listen.host>:<listen.port>/mcp/<upstream name>.",
-      "Attempt events are written to stdout, one JSON line each; logs go to stderr."
+      "Attempt events are written to stdout, one JSON line each; logs go to stderr.",
+      "TOOLGATE_AGENT_ID, when set (the injector sets it from the pod's owner), replaces agent.id."
     })
 final class SidecarCommand implements Callable<Integer> {
 
   /** The environment variable holding the configuration keys (a JWK set) in a pod. */
   static final String CONFIG_KEYS_ENV = "TOOLGATE_CONFIG_KEYS";
+
+  /** The environment variable naming the workload this sidecar serves (set by the injector). */
+  static final String AGENT_ID_ENV = "TOOLGATE_AGENT_ID";
 
   /** The width of every usage text. */
   static final int USAGE_WIDTH = 100;
@@ -228,7 +232,8 @@ final class SidecarCommand implements Callable<Integer> {
     Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
     try {
       Sidecar sidecar =
-          Sidecar.start(vertx, SidecarOptions.of(config, trust)).await(30, TimeUnit.SECONDS);
+          Sidecar.start(vertx, SidecarOptions.of(config, trust).withAgent(env.get(AGENT_ID_ENV)))
+              .await(30, TimeUnit.SECONDS);
       if (exitWhenReady) {
         int status = probeReadiness(vertx, sidecar).await(10, TimeUnit.SECONDS);
         // The image's training run thereby also archives the classes of the call path.

@@ -58,7 +58,8 @@ final class SidecarImpl implements Sidecar {
 
   static Future<Sidecar> start(Vertx vertx, SidecarOptions options) {
     SidecarImpl sidecar = new SidecarImpl(vertx, options);
-    ConfigLoader loader = new ConfigLoader(options.clock(), options.trust());
+    ConfigLoader loader =
+        new ConfigLoader(options.clock(), options.trust()).withAgent(options.agentId());
     return vertx
         .executeBlocking(() -> loader.load(options.configFile()))
         .compose(loaded -> sidecar.startSharedState(loaded).map(loaded))
@@ -114,7 +115,7 @@ final class SidecarImpl implements Sidecar {
         new ConfigReloader(
             vertx,
             options.configFile(),
-            new ConfigLoader(options.clock(), options.trust()),
+            new ConfigLoader(options.clock(), options.trust()).withAgent(options.agentId()),
             loaded,
             new ConfigReloader.Listener() {
               @Override

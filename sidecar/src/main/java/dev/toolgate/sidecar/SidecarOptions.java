@@ -14,8 +14,19 @@ import java.time.Clock;
  * @param trust which configuration documents to apply: whose signatures, or an unsigned file
  * @param events where attempt events go (stdout in production)
  * @param clock the time source of events and expiries
+ * @param agentId the workload this sidecar serves, set at admission; null keeps the configuration's
+ *     {@code agent.id}
  */
-public record SidecarOptions(Path configFile, ConfigTrust trust, EventSink events, Clock clock) {
+public record SidecarOptions(
+    Path configFile, ConfigTrust trust, EventSink events, Clock clock, String agentId) {
+
+  public SidecarOptions(Path configFile, ConfigTrust trust, EventSink events, Clock clock) {
+    this(configFile, trust, events, clock, null);
+  }
+
+  public SidecarOptions withAgent(String id) {
+    return new SidecarOptions(configFile, trust, events, clock, id);
+  }
 
   public static SidecarOptions of(Path configFile, ConfigTrust trust) {
     // The descriptor itself, not System.out: a PrintStream hides write errors, the sink counts
@@ -28,6 +39,6 @@ public record SidecarOptions(Path configFile, ConfigTrust trust, EventSink event
   }
 
   public SidecarOptions withEvents(EventSink sink) {
-    return new SidecarOptions(configFile, trust, sink, clock);
+    return new SidecarOptions(configFile, trust, sink, clock, agentId);
   }
 }

@@ -36,17 +36,19 @@ public final class AdmissionReviews {
     if ("Pod".equals(request.getKind() == null ? null : request.getKind().getKind())
         && request.getObject() != null) {
       Pod pod = SERIALIZATION.convertValue(request.getObject(), Pod.class);
-      String namespace =
+      String given =
           request.getNamespace() != null
               ? request.getNamespace()
               : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
-      SidecarInjector.Decision decision = injector.decide(pod, namespace == null ? "" : namespace);
+      String namespace = given == null ? "" : given;
+      SidecarInjector.Decision decision = injector.decide(pod, namespace);
       if (decision.inject()) {
         response
             .withPatchType("JSONPatch")
             .withPatch(
                 Base64.getEncoder()
-                    .encodeToString(injector.patch(pod).getBytes(StandardCharsets.UTF_8)));
+                    .encodeToString(
+                        injector.patch(pod, namespace).getBytes(StandardCharsets.UTF_8)));
       }
       response.withStatus(
           new io.fabric8.kubernetes.api.model.StatusBuilder()

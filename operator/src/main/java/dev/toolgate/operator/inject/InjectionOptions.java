@@ -66,6 +66,9 @@ public record InjectionOptions(
   /** Where the token is mounted, in the sidecar container alone. */
   public static final String STATE_TOKEN_DIR = "/var/run/secrets/toolgate/state";
 
+  /** The sidecar's environment variable holding its agent id ({@link Workload}). */
+  public static final String ENV_AGENT_ID = "TOOLGATE_AGENT_ID";
+
   /** The sidecar's environment variable holding {@link #configKeys()}. */
   public static final String ENV_CONFIG_KEYS = "TOOLGATE_CONFIG_KEYS";
 

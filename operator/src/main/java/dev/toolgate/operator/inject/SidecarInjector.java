@@ -58,7 +58,12 @@ public final class SidecarInjector {
 
   /** The JSON patch (RFC 6902) that injects the sidecar, as text. */
   public String patch(Pod pod) {
-    Pod injected = inject(pod);
+    return patch(pod, pod.getMetadata().getNamespace());
+  }
+
+  /** The JSON patch that injects the sidecar into a pod of {@code namespace}. */
+  public String patch(Pod pod, String namespace) {
+    Pod injected = inject(pod, namespace);
     return SERIALIZATION.asJson(
         JsonDiff.asJson(
             SERIALIZATION.convertValue(pod, tools.jackson.databind.JsonNode.class),
@@ -66,10 +71,10 @@ public final class SidecarInjector {
   }
 
   /** The pod with the sidecar. */
-  public Pod inject(Pod pod) {
+  public Pod inject(Pod pod, String namespace) {
     Map<String, String> annotations = pod.getMetadata().getAnnotations();
     String policy = policy(annotations == null ? Map.of() : annotations);
-    Container sidecar = sidecar();
+    Container sidecar = sidecar(Workload.of(pod, namespace));
     PodBuilder builder =
         new PodBuilder(pod)
             .editMetadata()
@@ -99,7 +104,7 @@ public final class SidecarInjector {
     return builder.build();
   }
 
-  private Container sidecar() {
+  private Container sidecar(String workload) {
     ContainerBuilder sidecar =
         new ContainerBuilder()
             .withName(InjectionOptions.CONTAINER)
@@ -176,6 +181,8 @@ public final class SidecarInjector {
             InjectionOptions.ENV_JAVA_OPTIONS,
             options.javaOpts().isEmpty() ? archive : archive + " " + options.javaOpts(),
             null));
+    // The agent id per-agent quotas count under: the pod's workload, fixed at admission.
+    sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_AGENT_ID, workload, null));
     if (options.configKeys() != null) {
       // In the sidecar container only, and fixed at admission: nothing the agent reaches can
       // change which keys its sidecar trusts.

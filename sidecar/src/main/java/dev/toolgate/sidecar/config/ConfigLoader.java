@@ -61,10 +61,24 @@ public final class ConfigLoader {
 
   private final Clock clock;
   private final ConfigTrust trust;
+  private final String agentId;
 
   public ConfigLoader(Clock clock, ConfigTrust trust) {
+    this(clock, trust, null);
+  }
+
+  private ConfigLoader(Clock clock, ConfigTrust trust, String agentId) {
     this.clock = clock;
     this.trust = trust;
+    this.agentId = agentId;
+  }
+
+  /**
+   * The same loader, with every document's {@code agent.id} replaced by {@code id} (the workload
+   * the injector derived from the pod's owner); null keeps the document's.
+   */
+  public ConfigLoader withAgent(String id) {
+    return new ConfigLoader(clock, trust, id == null || id.isBlank() ? null : id);
   }
 
   /** Reads, checks the signature of, parses and validates the file. */
@@ -133,7 +147,7 @@ public final class ConfigLoader {
               resolveAdmin(deployment.admin(), source),
               deployment.runtime(),
               resolve(deployment.approvals(), source),
-              deployment.agent(),
+              agentId == null ? deployment.agent() : new AgentIdentity(agentId),
               resolveState(deployment.sharedState(), source),
               resolveNotify(policy, source));
     } catch (BindingException e) {

@@ -46,6 +46,28 @@ class ConfigLoaderTest {
   @TempDir Path dir;
 
   @Test
+  void theWorkloadGivenAtAdmissionReplacesTheAgentIdOfEveryDocument() throws Exception {
+    byte[] yaml = (MINIMAL + "agent: {id: shared-by-everyone}\n").getBytes(StandardCharsets.UTF_8);
+
+    assertThat(
+            loader
+                .withAgent("agents/Deployment/ops-assistant")
+                .parse(ConfigOrigin.FILE, "test.yaml", yaml)
+                .config()
+                .agent()
+                .id())
+        .isEqualTo("agents/Deployment/ops-assistant");
+    assertThat(
+            loader
+                .withAgent(null)
+                .parse(ConfigOrigin.FILE, "test.yaml", yaml)
+                .config()
+                .agent()
+                .id())
+        .isEqualTo("shared-by-everyone");
+  }
+
+  @Test
   void loadsTheDemoConfigurationWithSeed000sPolicy() throws Exception {
     Path copy = dir.resolve("sidecar.yaml");
     Files.copy(Path.of("../e2e/demo/sidecar.yaml"), copy);

@@ -1,0 +1,103 @@
+package dev.toolgate.e2e.support;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A member of Toolgate's state service on 127.0.0.1 (the jar as its image runs it), for runs on one
+ * machine: a self-signed certificate for {@code localhost} made with {@code openssl}, and a static
+ * token for the sidecars of namespace {@code bench} and one for the publisher.
+ *
+ * @param process the member's process
+ * @param url the API's base URL
+ * @param caFile the certificate the sidecars trust
+ * @param tokenFile the sidecars' token
+ */
+public record LocalState(LocalProcess process, String url, Path caFile, Path tokenFile) {
+
+  /** Starts the member from {@code stateJar} and returns once its API accepts connections. */
+  public static LocalState start(Path work, Path logs, Path stateJar, int apiPort, int memberPort)
+      throws IOException, InterruptedException {
+    if (!Files.isRegularFile(stateJar)) {
+      throw new IllegalStateException("the state service's jar is needed, was " + stateJar);
+    }
+    Path dir = Files.createDirectories(work.resolve("state"));
+    Path cert = dir.resolve("tls.crt");
+    Path key = dir.resolve("tls.key");
+    Process openssl =
+        new ProcessBuilder(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=localhost",
+                "-addext",
+                "subjectAltName=DNS:localhost",
+                "-keyout",
+                key.toString(),
+                "-out",
+                cert.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(logs.resolve("openssl.log").toFile())
+            .start();
+    if (openssl.waitFor() != 0) {
+      throw new IllegalStateException("openssl could not make a certificate: see openssl.log");
+    }
+    byte[] secret = new byte[24];
+    new SecureRandom().nextBytes(secret);
+    String token = "bench-" + HexFormat.of().formatHex(secret);
+    Path tokenFile = Files.writeString(dir.resolve("token"), token);
+    Path tokens =
+        Files.writeString(
+            dir.resolve("tokens.json"),
+            "{\"tokens\":[{\"token\":\""
+                + token
+                + "\",\"namespace\":\"bench\",\"workload\":\"bench\"}]}");
+    LocalProcess member =
+        LocalProcess.java(
+            "state",
+            logs,
+            List.of(
+                "-Xmx256m",
+                "-jar",
+                stateJar.toString(),
+                "--tls-cert=" + cert,
+                "--tls-key=" + key,
+                "--api-host=127.0.0.1",
+                "--api-port=" + apiPort,
+                "--member-host=127.0.0.1",
+                "--member-port=" + memberPort,
+                "--tokens=" + tokens));
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!listening(apiPort)) {
+      if (!member.alive() || System.nanoTime() > deadline) {
+        member.close();
+        throw new IllegalStateException("the state service did not start: see " + member.stderr());
+      }
+      Thread.sleep(50); // polling another process's port: there is no event to wait on
+    }
+    return new LocalState(member, "https://localhost:" + apiPort, cert, tokenFile);
+  }
+
+  private static boolean listening(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
