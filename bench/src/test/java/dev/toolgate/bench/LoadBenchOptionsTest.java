@@ -205,7 +205,7 @@ class LoadBenchOptionsTest {
     assertThatThrownBy(() -> LoadBenchOptions.parse("--targets", "direct,envoy"))
         .hasMessage(
             "Invalid value for option '--targets': unknown target 'envoy', expected some of "
-                + "direct,nginx,vertx-relay,pass-through,full,full-local,control");
+                + "direct,nginx,vertx-relay,pass-through,full,full-api,full-local,control");
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.toolgate.operator.sign.ConfigSigner;
 import dev.toolgate.operator.sign.Publication;
 import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.config.StateApiOptions;
 import dev.toolgate.policy.validation.InvalidPolicyException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -55,7 +56,7 @@ final class RenderCommand implements Callable<Integer> {
       names = "--shared-state",
       paramLabel = "MODE",
       converter = ModeConverter.class,
-      description = "embedded (default), local or client.")
+      description = "embedded (default), local, client or api.")
   SharedStateOptions.Mode mode;
 
   @Option(
@@ -131,6 +132,24 @@ final class RenderCommand implements Callable<Integer> {
   Integer warmupCalls;
 
   @Option(
+      names = "--state-url",
+      paramLabel = "URL",
+      description = "With --shared-state api: the state service's https URL.")
+  String stateUrl;
+
+  @Option(
+      names = "--state-ca-file",
+      paramLabel = "FILE",
+      description = "With --shared-state api: the CA bundle (PEM) that signed its certificate.")
+  String stateCaFile;
+
+  @Option(
+      names = "--state-token-file",
+      paramLabel = "FILE",
+      description = "With --shared-state api: the file holding the sidecar's token.")
+  String stateTokenFile;
+
+  @Option(
       names = "--signing-key",
       paramLabel = "FILE",
       description = {
@@ -146,6 +165,12 @@ final class RenderCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    boolean stateGiven = stateUrl != null || stateCaFile != null || stateTokenFile != null;
+    if (stateGiven != (mode == SharedStateOptions.Mode.API)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--shared-state api goes with --state-url, --state-ca-file and --state-token-file");
+    }
     RenderOptions options;
     try {
       options =
@@ -162,7 +187,10 @@ final class RenderCommand implements Callable<Integer> {
               upstreams,
               listenPort,
               adminPort,
-              warmupCalls);
+              warmupCalls,
+              stateUrl == null && stateCaFile == null && stateTokenFile == null
+                  ? null
+                  : new StateApiOptions(stateUrl, stateCaFile, null, stateTokenFile, null));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -219,7 +247,8 @@ final class RenderCommand implements Callable<Integer> {
           return mode;
         }
       }
-      throw new TypeConversionException("takes local, embedded or client, was '" + value + "'");
+      throw new TypeConversionException(
+          "takes local, embedded, client or api, was '" + value + "'");
     }
   }
 }

@@ -48,7 +48,9 @@ public final class ResilientQuotaStore implements QuotaStore {
               if (write && writes == WhenUnavailable.FAIL_CLOSED) {
                 return Future.failedFuture(
                     new IllegalStateException(
-                        "the shared quota state is unreachable and writes fail closed (sharedState.writesWhenUnavailable)",
+                        "the shared quota state is unreachable and writes fail closed"
+                            + " (sharedState.writesWhenUnavailable): "
+                            + e.getMessage(),
                         e));
               }
               return local.consume(session, agent, write, quotas, nowMs);

@@ -6,8 +6,10 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A member of Toolgate's state service on 127.0.0.1 (the jar as its image runs it), for runs on one
@@ -24,10 +26,37 @@ public record LocalState(LocalProcess process, String url, Path caFile, Path tok
   /** Starts the member from {@code stateJar} and returns once its API accepts connections. */
   public static LocalState start(Path work, Path logs, Path stateJar, int apiPort, int memberPort)
       throws IOException, InterruptedException {
-    if (!Files.isRegularFile(stateJar)) {
-      throw new IllegalStateException("the state service's jar is needed, was " + stateJar);
-    }
     Path dir = Files.createDirectories(work.resolve("state"));
+    Path cert = certificate(dir, logs);
+    byte[] secret = new byte[24];
+    new SecureRandom().nextBytes(secret);
+    String token = "bench-" + HexFormat.of().formatHex(secret);
+    Path tokenFile = Files.writeString(dir.resolve("token"), token);
+    Path tokens =
+        Files.writeString(
+            dir.resolve("tokens.json"),
+            "{\"tokens\":[{\"token\":\""
+                + token
+                + "\",\"namespace\":\"bench\",\"workload\":\"bench\"}]}");
+    LocalProcess member =
+        member(
+            "state",
+            logs,
+            stateJar,
+            dir,
+            apiPort,
+            memberPort,
+            List.of("127.0.0.1:" + memberPort),
+            List.of("--tokens=" + tokens),
+            Map.of());
+    return new LocalState(member, "https://localhost:" + apiPort, cert, tokenFile);
+  }
+
+  /**
+   * A self-signed certificate for {@code localhost} ({@code tls.crt}, {@code tls.key} in {@code
+   * dir}), made with {@code openssl}; returns the certificate, which is also its own CA.
+   */
+  public static Path certificate(Path dir, Path logs) throws IOException, InterruptedException {
     Path cert = dir.resolve("tls.crt");
     Path key = dir.resolve("tls.key");
     Process openssl =
@@ -56,40 +85,53 @@ public record LocalState(LocalProcess process, String url, Path caFile, Path tok
     if (openssl.waitFor() != 0) {
       throw new IllegalStateException("openssl could not make a certificate: see openssl.log");
     }
-    byte[] secret = new byte[24];
-    new SecureRandom().nextBytes(secret);
-    String token = "bench-" + HexFormat.of().formatHex(secret);
-    Path tokenFile = Files.writeString(dir.resolve("token"), token);
-    Path tokens =
-        Files.writeString(
-            dir.resolve("tokens.json"),
-            "{\"tokens\":[{\"token\":\""
-                + token
-                + "\",\"namespace\":\"bench\",\"workload\":\"bench\"}]}");
-    LocalProcess member =
-        LocalProcess.java(
-            "state",
-            logs,
+    return cert;
+  }
+
+  /**
+   * One member with the certificate in {@code tlsDir}, joining {@code members}, checking tokens as
+   * {@code auth} says ({@code --tokens=FILE}, or {@code --token-review} and its options), once its
+   * API accepts connections.
+   */
+  public static LocalProcess member(
+      String name,
+      Path logs,
+      Path stateJar,
+      Path tlsDir,
+      int apiPort,
+      int memberPort,
+      List<String> members,
+      List<String> auth,
+      Map<String, String> environment)
+      throws IOException, InterruptedException {
+    if (!Files.isRegularFile(stateJar)) {
+      throw new IllegalStateException("the state service's jar is needed, was " + stateJar);
+    }
+    List<String> args =
+        new ArrayList<>(
             List.of(
                 "-Xmx256m",
                 "-jar",
                 stateJar.toString(),
-                "--tls-cert=" + cert,
-                "--tls-key=" + key,
+                "--tls-cert=" + tlsDir.resolve("tls.crt"),
+                "--tls-key=" + tlsDir.resolve("tls.key"),
                 "--api-host=127.0.0.1",
                 "--api-port=" + apiPort,
                 "--member-host=127.0.0.1",
                 "--member-port=" + memberPort,
-                "--tokens=" + tokens));
+                "--members=" + String.join(",", members)));
+    args.addAll(auth);
+    LocalProcess member = LocalProcess.java(name, logs, args, environment);
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (!listening(apiPort)) {
       if (!member.alive() || System.nanoTime() > deadline) {
         member.close();
-        throw new IllegalStateException("the state service did not start: see " + member.stderr());
+        throw new IllegalStateException(
+            "the state member " + name + " did not start: see " + member.stderr());
       }
       Thread.sleep(50); // polling another process's port: there is no event to wait on
     }
-    return new LocalState(member, "https://localhost:" + apiPort, cert, tokenFile);
+    return member;
   }
 
   private static boolean listening(int port) {
