@@ -36,15 +36,13 @@ public final class StateServer {
   /** The largest request body: an idempotency record keeps the backend's whole answer. */
   public static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-  /** A session id, idempotency key, policy or namespace: printable, bounded. */
-  private static final Pattern NAME = Pattern.compile("[\\x21-\\x7e]{1,512}");
-
   private static final Pattern K8S_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
   private final Stores stores;
   private final Authenticator authenticator;
   private final ConfigStore configs;
   private final Clock clock;
+  private final CircuitRoutes circuits;
   private HttpServer server;
 
   /** Where configurations are published and read, by {@code namespace/policy}. */
@@ -56,8 +54,14 @@ public final class StateServer {
     Future<Void> delete(String key);
   }
 
-  public StateServer(Stores stores, ConfigStore configs, Authenticator authenticator, Clock clock) {
+  public StateServer(
+      Stores stores,
+      ConfigStore configs,
+      CircuitRoutes circuits,
+      Authenticator authenticator,
+      Clock clock) {
     this.stores = stores;
+    this.circuits = circuits;
     this.configs = configs;
     this.authenticator = authenticator;
     this.clock = clock;
@@ -140,9 +144,9 @@ public final class StateServer {
                   stores
                       .quotas()
                       .consume(
-                          ns + name(b, "session"),
-                          ns + name(b, "agent"),
-                          flag(b, "write"),
+                          ns + Fields.name(b, "session"),
+                          ns + Fields.name(b, "agent"),
+                          Fields.flag(b, "write"),
                           StateWire.quotas(b.getJsonObject("quotas")),
                           clock.millis())
                       .map(StateWire::verdict));
@@ -153,14 +157,16 @@ public final class StateServer {
                   stores
                       .quotas()
                       .raise(
-                          ns + name(b, "session"),
-                          count(b, "reads"),
-                          count(b, "writes"),
+                          ns + Fields.name(b, "session"),
+                          Fields.count(b, "reads"),
+                          Fields.count(b, "writes"),
                           clock.millis())
                       .map(u -> new JsonObject(UsageJson.usage(u))));
       case StateWire.RESET ->
           withBody(
-              req, b -> stores.quotas().reset(ns + name(b, "session")).map(v -> new JsonObject()));
+              req,
+              b ->
+                  stores.quotas().reset(ns + Fields.name(b, "session")).map(v -> new JsonObject()));
       case StateWire.BEGIN ->
           withBody(
               req,
@@ -168,9 +174,9 @@ public final class StateServer {
                   stores
                       .idempotency()
                       .begin(
-                          ns + name(b, "key"),
-                          name(b, "argumentsHash"),
-                          name(b, "correlationId"),
+                          ns + Fields.name(b, "key"),
+                          Fields.name(b, "argumentsHash"),
+                          Fields.name(b, "correlationId"),
                           clock.millis())
                       .map(
                           r ->
@@ -183,8 +189,8 @@ public final class StateServer {
                   stores
                       .idempotency()
                       .complete(
-                          ns + name(b, "key"),
-                          text(b, "answer"),
+                          ns + Fields.name(b, "key"),
+                          Fields.text(b, "answer"),
                           b.getString("operationId"),
                           clock.millis())
                       .map(v -> new JsonObject()));
@@ -195,13 +201,23 @@ public final class StateServer {
                   stores
                       .idempotency()
                       .markAmbiguous(
-                          ns + name(b, "key"), b.getString("operationId"), clock.millis())
+                          ns + Fields.name(b, "key"), b.getString("operationId"), clock.millis())
                       .map(v -> new JsonObject()));
       case StateWire.RELEASE ->
           withBody(
               req,
-              b -> stores.idempotency().release(ns + name(b, "key")).map(v -> new JsonObject()));
-      default -> refuse(req, 404, "no such call: " + path);
+              b ->
+                  stores
+                      .idempotency()
+                      .release(ns + Fields.name(b, "key"))
+                      .map(v -> new JsonObject()));
+      default -> {
+        if (CircuitRoutes.PATHS.contains(path)) {
+          withBody(req, b -> circuits.call(path, caller.namespace(), b));
+        } else {
+          refuse(req, 404, "no such call: " + path);
+        }
+      }
     }
   }
 
@@ -311,37 +327,6 @@ public final class StateServer {
     } catch (DecodeException e) {
       throw new IllegalArgumentException("the body must be a JSON object");
     }
-  }
-
-  private static String name(JsonObject body, String field) {
-    Object value = body.getValue(field);
-    if (!(value instanceof String s) || !NAME.matcher(s).matches()) {
-      throw new IllegalArgumentException(
-          field + ": must be 1 to 512 printable characters, was " + value);
-    }
-    return s;
-  }
-
-  private static String text(JsonObject body, String field) {
-    if (!(body.getValue(field) instanceof String s)) {
-      throw new IllegalArgumentException(field + ": must be a string");
-    }
-    return s;
-  }
-
-  private static boolean flag(JsonObject body, String field) {
-    if (!(body.getValue(field) instanceof Boolean b)) {
-      throw new IllegalArgumentException(field + ": must be true or false");
-    }
-    return b;
-  }
-
-  private static int count(JsonObject body, String field) {
-    if (!(body.getValue(field) instanceof Integer n) || n < 0 || n > 1_000_000) {
-      throw new IllegalArgumentException(
-          field + ": must be an integer from 0 to 1000000, was " + body.getValue(field));
-    }
-    return n;
   }
 
   /** A request the service cannot act on, named. */

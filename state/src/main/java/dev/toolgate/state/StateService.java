@@ -57,7 +57,12 @@ public final class StateService {
         .compose(
             stores -> {
               StateServer server =
-                  new StateServer(stores.stores(), configs(vertx, stores), authenticator, clock);
+                  new StateServer(
+                      stores.stores(),
+                      configs(vertx, stores),
+                      new CircuitRoutes(vertx, stores.circuitBoard(), clock),
+                      authenticator,
+                      clock);
               return server
                   .listen(
                       vertx,

@@ -41,7 +41,9 @@ class ApiModeIT {
   static final String TOOLS =
       "tools:\n  - {name: restart_deployment_job, upstream: deployment-api, effect: idempotent_write,"
           + " idempotency: {keyComponents: [intent_id, /job_id]}}\n"
-          + "  - {name: get_deployment_job, upstream: deployment-api, effect: read_only}\n";
+          + "  - {name: get_deployment_job, upstream: deployment-api, effect: read_only,\n"
+          + "     breaker: {minimumCalls: 4, failureRatio: 0.5, openSeconds: 2,"
+          + " halfOpen: {probeCalls: 1, concurrentProbes: 1}}}\n";
 
   @TempDir Path dir;
   private final Vertx vertx = Vertx.vertx();
@@ -174,6 +176,53 @@ class ApiModeIT {
     assertThat(codes).filteredOn("ok"::equals).hasSize(15);
     assertThat(codes).filteredOn("quota_exceeded"::equals).hasSize(1);
     assertThat(a.backend.ledger().operationsPerformed(RESTART)).isEqualTo(15);
+  }
+
+  @Test
+  void aBreakerOpenedThroughOneSidecarRefusesOnTheOtherWithinASecondAndProbesOnceForBoth() {
+    JsonObject job = new JsonObject().put("job_id", "j1");
+    a.backend.faults().inject("get_deployment_job", dev.toolgate.demo.Fault.status(503, 4));
+    for (int i = 0; i < 4; i++) {
+      assertThat(code(call(a, "get_deployment_job", job, null))).isEqualTo("backend_503");
+    }
+    assertThat(code(call(a, "get_deployment_job", job, null))).isEqualTo("circuit_open");
+    long opened = System.nanoTime();
+
+    await()
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> code(call(b, "get_deployment_job", job, null)), "circuit_open"::equals);
+    assertThat((System.nanoTime() - opened) / 1_000_000).isLessThan(1_000);
+
+    a.backend.faults().latency("get_deployment_job", 400);
+    java.util.concurrent.atomic.AtomicReference<List<String>> round =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    long before = a.backend.ledger().callsReceived("get_deployment_job");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              List<CompletableFuture<String>> calls =
+                  IntStream.range(0, 4)
+                      .mapToObj(
+                          i ->
+                              CompletableFuture.supplyAsync(
+                                  () ->
+                                      code(
+                                          call(
+                                              i % 2 == 0 ? a : b,
+                                              "get_deployment_job",
+                                              job,
+                                              null))))
+                      .toList();
+              round.set(calls.stream().map(CompletableFuture::join).toList());
+              return round.get().contains("ok");
+            });
+    assertThat(round.get())
+        .as("one probe across both sidecars")
+        .containsExactlyInAnyOrder("ok", "circuit_open", "circuit_open", "circuit_open");
+    assertThat(a.backend.ledger().callsReceived("get_deployment_job") - before).isEqualTo(1);
   }
 
   @Test

@@ -227,6 +227,44 @@ class StateApiIT {
   }
 
   @Test
+  void aBreakerOpeningReachesTheOtherReplicasOfItsNamespaceAndNoOtherNamespace() throws Exception {
+    String breaker = "deployment-api/get_deployment_job-" + UUID.randomUUID();
+    long now = System.currentTimeMillis();
+    HttpResponse<String> opened =
+        post(
+            AGENTS,
+            "/v1/circuits/opened",
+            new JsonObject()
+                .put("replica", "replica-a")
+                .put("breaker", breaker)
+                .put("openedAtMs", now)
+                .put("untilMs", now + 30_000));
+    JsonObject sameNamespace =
+        new JsonObject(
+            post(AGENTS, "/v1/circuits/news", new JsonObject().put("replica", "replica-b")).body());
+    JsonObject itself =
+        new JsonObject(
+            post(AGENTS, "/v1/circuits/news", new JsonObject().put("replica", "replica-a")).body());
+    JsonObject otherNamespace =
+        new JsonObject(
+            post(OTHER, "/v1/circuits/news", new JsonObject().put("replica", "replica-b")).body());
+    HttpResponse<String> foreignLease =
+        post(
+            OTHER,
+            "/v1/circuits/release",
+            new JsonObject().put("lease", "agents/" + breaker + "#0"));
+
+    assertThat(opened.statusCode()).isEqualTo(200);
+    assertThat(sameNamespace.getJsonObject("open").containsKey(breaker)).isTrue();
+    assertThat(itself.getJsonObject("open").containsKey(breaker))
+        .as("a replica is not told of its own opening")
+        .isFalse();
+    assertThat(otherNamespace.getJsonObject("open").containsKey(breaker)).isFalse();
+    assertThat(foreignLease.statusCode()).isEqualTo(400);
+    assertThat(error(foreignLease)).contains("not one of namespace other's");
+  }
+
+  @Test
   void malformedOrOversizedRequestsAreRefusedNamingTheProblem() throws Exception {
     HttpResponse<String> badField =
         post(AGENTS, "/v1/quotas/raise", new JsonObject().put("session", "s").put("reads", "10"));

@@ -2,7 +2,6 @@ package dev.toolgate.sidecar.state.api;
 
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.sidecar.state.ResilientQuotaStore;
-import dev.toolgate.sidecar.state.SharedCircuits;
 import dev.toolgate.sidecar.state.Stores;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -14,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The sidecar's stores in {@code api} mode: quotas and idempotency records on the state service,
  * the operator's publication polled from it. No Hazelcast: this sidecar opens no port to the
- * cluster and reaches nothing a token does not authorize. Breakers stay per replica in this mode.
+ * cluster and reaches nothing a token does not authorize. Breaker news goes through the service too
+ * ({@link ApiCircuits}).
  */
 public final class ApiStores {
 
@@ -24,34 +24,32 @@ public final class ApiStores {
   private final StateApiClient client;
   private final Stores stores;
   private final Consumer<Boolean> up;
+  private final ApiCircuits circuits;
   private long poll = -1;
   private String etag;
 
-  private ApiStores(Vertx vertx, StateApiClient client, Stores stores, Consumer<Boolean> up) {
+  private ApiStores(
+      Vertx vertx, StateApiClient client, SharedStateOptions options, Consumer<Boolean> up) {
     this.vertx = vertx;
     this.client = client;
-    this.stores = stores;
     this.up = up;
+    this.circuits = new ApiCircuits(vertx, client);
+    this.stores =
+        new Stores(
+            new ApiIdempotencyStore(client),
+            new ResilientQuotaStore(
+                new ApiQuotaStore(client),
+                Stores.local().quotas(),
+                options.writesWhenUnavailable(),
+                up),
+            circuits);
   }
 
   /** Reads the token, then serves; {@code up} hears each change of reachability. */
   public static Future<ApiStores> start(
       Vertx vertx, SharedStateOptions options, Consumer<Boolean> up) {
     return StateApiClient.start(vertx, options.api())
-        .map(
-            client ->
-                new ApiStores(
-                    vertx,
-                    client,
-                    new Stores(
-                        new ApiIdempotencyStore(client),
-                        new ResilientQuotaStore(
-                            new ApiQuotaStore(client),
-                            Stores.local().quotas(),
-                            options.writesWhenUnavailable(),
-                            up),
-                        SharedCircuits.none()),
-                    up));
+        .map(client -> new ApiStores(vertx, client, options, up));
   }
 
   public Stores stores() {
@@ -89,6 +87,7 @@ public final class ApiStores {
     if (poll >= 0) {
       vertx.cancelTimer(poll);
     }
+    circuits.close();
     return client.close();
   }
 }

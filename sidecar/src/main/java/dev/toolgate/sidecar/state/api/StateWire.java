@@ -19,6 +19,12 @@ public final class StateWire {
   public static final String COMPLETE = "/v1/idempotency/complete";
   public static final String AMBIGUOUS = "/v1/idempotency/ambiguous";
   public static final String RELEASE = "/v1/idempotency/release";
+  public static final String OPENED = "/v1/circuits/opened";
+  public static final String CLOSED = "/v1/circuits/closed";
+  public static final String PROBE = "/v1/circuits/probe";
+  public static final String RELEASE_PROBE = "/v1/circuits/release";
+  public static final String WINDOW = "/v1/circuits/window";
+  public static final String NEWS = "/v1/circuits/news";
 
   /**
    * {@code GET} (a sidecar, its own namespace) or {@code PUT} (the operator) + {@code ns/policy}.

@@ -118,25 +118,8 @@ public final class HazelcastCircuits implements SharedCircuits {
   @Override
   public dev.toolgate.policy.breaker.WindowSnapshot peerWindow(
       String breaker, long fromMs, long nowMs, int windowSeconds) {
-    Map<String, long[][]> byReplica = peerBuckets.get(breaker);
-    if (byReplica == null) {
-      return new dev.toolgate.policy.breaker.WindowSnapshot(0, 0, 0);
-    }
-    long now = Math.floorDiv(nowMs, 1000);
-    long from = Math.floorDiv(fromMs, 1000);
-    int calls = 0;
-    int failures = 0;
-    int slow = 0;
-    for (long[][] buckets : byReplica.values()) {
-      for (long[] b : buckets) {
-        if (now - b[0] < windowSeconds && b[0] <= now && b[0] >= from) {
-          calls += (int) b[1];
-          failures += (int) b[2];
-          slow += (int) b[3];
-        }
-      }
-    }
-    return new dev.toolgate.policy.breaker.WindowSnapshot(calls, failures, slow);
+    return dev.toolgate.sidecar.state.PeerWindows.snapshot(
+        peerBuckets.get(breaker), fromMs, nowMs, windowSeconds);
   }
 
   private final class Listener

@@ -100,6 +100,11 @@ public final class HazelcastStores {
     ConfigFeed.put(instance, key, config);
   }
 
+  /** Breaker news by namespace, for the state service's callers. */
+  public CircuitBoard circuitBoard() {
+    return new CircuitBoard(instance);
+  }
+
   /** Withdraws the configuration published under {@code key} (blocking). */
   public void withdrawConfig(String key) {
     ConfigFeed.delete(instance, key);
