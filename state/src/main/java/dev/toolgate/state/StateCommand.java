@@ -141,9 +141,12 @@ final class StateCommand implements Callable<Integer> {
         authenticator = StaticTokens.load(credentials.tokens);
       } else {
         kubernetes = new KubernetesClientBuilder().build();
-        authenticator =
+        TokenReviews reviews =
             new TokenReviews(
                 vertx, kubernetes, audience, Set.copyOf(publishers), Clock.systemUTC());
+        // Before the API listens: the first sidecar's call then finds the client loaded.
+        reviews.warmUp().toCompletionStage().toCompletableFuture().join();
+        authenticator = reviews;
       }
     } catch (IOException | IllegalArgumentException e) {
       err.println("error: " + e.getMessage());

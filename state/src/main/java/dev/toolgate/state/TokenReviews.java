@@ -52,6 +52,18 @@ public final class TokenReviews implements Authenticator {
     this.clock = clock;
   }
 
+  /**
+   * One review of a token nobody holds, at start: the Kubernetes client's first call loads and
+   * connects it, which would otherwise fall on the first sidecar's call and may outlast its
+   * timeout. Its answer (a refusal) is not kept.
+   */
+  public Future<Void> warmUp() {
+    return vertx
+        .executeBlocking(() -> review("toolgate-state-warm-up", clock.millis()))
+        .<Void>mapEmpty()
+        .recover(e -> Future.succeededFuture());
+  }
+
   @Override
   public Future<Caller> authenticate(String token) {
     String key = sha256(token);

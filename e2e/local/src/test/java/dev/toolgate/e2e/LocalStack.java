@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolgate.e2e.support.FreshDirectory;
-import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.SidecarImage;
@@ -25,10 +24,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Everything the suite runs, as separate processes on 127.0.0.1 with ports chosen at run time: a
- * Hazelcast member (the stock jar), the demo backend, and two sidecar replicas (started with the
- * image's JVM options) whose configuration is what the operator's {@code render} makes of a
- * ToolPolicy.
+ * Everything the suite runs, as separate processes on 127.0.0.1 with ports chosen at run time: two
+ * state members ({@link StateCluster}), the demo backend, and two sidecar replicas (started with
+ * the image's JVM options, each calling another member) whose configuration is what the operator's
+ * {@code render} makes of a ToolPolicy, signed.
  */
 final class LocalStack implements Toolgate {
 
@@ -47,7 +46,7 @@ final class LocalStack implements Toolgate {
   /** The newest revision made active: activating an older one is a signed rollback. */
   private long highestActivated = 1;
 
-  final int hazelcastPort;
+  private StateCluster state;
   final int backendPort;
   private final List<Replica> replicas = new ArrayList<>();
   final Map<Long, Path> revisions = new LinkedHashMap<>();
@@ -85,14 +84,13 @@ final class LocalStack implements Toolgate {
             signingKey.toString(),
             "--public",
             configKeys.toString()));
-    this.hazelcastPort = LoopbackPorts.next();
     this.backendPort = LoopbackPorts.next();
   }
 
   static LocalStack start(Path root) throws Exception {
     LocalStack stack = new LocalStack(root);
     try {
-      stack.startHazelcast();
+      stack.state = StateCluster.start(root, stack.work, stack.logs);
       stack.startBackend();
       stack.writeRevision(1, spec -> {});
       stack.startReplica("replica-a");
@@ -111,12 +109,6 @@ final class LocalStack implements Toolgate {
           jar + " is missing: build the project first (./mvnw -B verify builds it)");
     }
     return jar;
-  }
-
-  private void startHazelcast() throws Exception {
-    processes.add(
-        LocalHazelcast.start(
-            work, logs, System.getProperty("toolgate.hazelcast.jar"), hazelcastPort));
   }
 
   private void startBackend() throws Exception {
@@ -242,7 +234,7 @@ final class LocalStack implements Toolgate {
   }
 
   /** {@code toolgate-operator render} for one replica's ports. */
-  String render(long revision, int mcpPort, int adminPort) throws Exception {
+  String render(long revision, int replica, int mcpPort, int adminPort) throws Exception {
     return LocalProcess.runJava(
         logs,
         "render-r" + revision + "-" + mcpPort,
@@ -261,9 +253,13 @@ final class LocalStack implements Toolgate {
                 "--agent",
                 "e2e-agent",
                 "--shared-state",
-                "client",
-                "--hazelcast-members",
-                "127.0.0.1:" + hazelcastPort,
+                "api",
+                "--state-url",
+                state.url(replica),
+                "--state-ca-file",
+                state.caFile.toString(),
+                "--state-token-file",
+                state.sidecarToken.toString(),
                 "--approval-key-file",
                 approvalKey.toString(),
                 "--admin-host",
@@ -281,7 +277,7 @@ final class LocalStack implements Toolgate {
     int admin = LoopbackPorts.next();
     Path dir = Files.createDirectories(work.resolve(name));
     Path config = dir.resolve("sidecar.yaml");
-    Files.writeString(config, render(1, mcp, admin));
+    Files.writeString(config, render(1, replicas.size(), mcp, admin));
     long started = System.nanoTime();
     LocalProcess process =
         LocalProcess.java(
@@ -317,10 +313,11 @@ final class LocalStack implements Toolgate {
    */
   @Override
   public void activate(long revision) throws Exception {
-    for (Replica replica : replicas) {
+    for (int i = 0; i < replicas.size(); i++) {
+      Replica replica = replicas.get(i);
       Path next = replica.config().resolveSibling("sidecar.yaml.next");
       Files.writeString(
-          next, render(revision, replica.endpoint().mcpPort(), replica.endpoint().adminPort()));
+          next, render(revision, i, replica.endpoint().mcpPort(), replica.endpoint().adminPort()));
       Files.move(
           next,
           replica.config(),
@@ -361,9 +358,11 @@ final class LocalStack implements Toolgate {
     facts.put("target", "local processes on 127.0.0.1 (e2e/local)");
     facts.put(
         "processes",
-        "Hazelcast member :"
-            + hazelcastPort
-            + " (stock jar), demo backend :"
+        "two state members (HTTPS :"
+            + state.apiPort(0)
+            + ", :"
+            + state.apiPort(1)
+            + "; TokenReview by fabric8's mock API server), demo backend :"
             + backendPort
             + ", sidecars "
             + replicas.stream()
@@ -388,7 +387,7 @@ final class LocalStack implements Toolgate {
             facts.put(
                 r.name() + " ready after",
                 r.readyMillis()
-                    + " ms (process start to /readyz 200, Hazelcast client, the image's JVM options and environment, no class-data archive)"));
+                    + " ms (process start to /readyz 200, state service client, the image's JVM options and environment, no class-data archive)"));
     replicas.forEach(
         r ->
             facts.put(
@@ -435,6 +434,9 @@ final class LocalStack implements Toolgate {
   public void close() {
     for (int i = processes.size() - 1; i >= 0; i--) {
       processes.get(i).close();
+    }
+    if (state != null) {
+      state.close();
     }
   }
 }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Seed 000's journey and its four failure cases, seed 002's quota case, the kill switch, shadow
- * mode and a rollback, through two sidecar replicas sharing a Hazelcast member, driven by the
+ * mode and a rollback, through two sidecar replicas sharing the state service, driven by the
  * official MCP Java SDK. Writes e2e/local/target/e2e-evidence/report.md (and report.json). Runs
  * against local processes (the default, in CI) or, with {@code -Dtoolgate.e2e.target=kind}, a
  * cluster e2e/kind/run set up.

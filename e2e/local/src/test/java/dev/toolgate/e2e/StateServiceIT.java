@@ -5,13 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.toolgate.e2e.support.FreshDirectory;
 import dev.toolgate.e2e.support.LocalProcess;
-import dev.toolgate.e2e.support.LocalState;
 import dev.toolgate.e2e.support.LoopbackPorts;
-import io.fabric8.kubernetes.api.model.authentication.TokenReview;
-import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +17,6 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import javax.net.ssl.SSLContext;
@@ -44,88 +37,20 @@ class StateServiceIT {
 
   static final Path ROOT =
       Path.of(System.getProperty("toolgate.root", "../..")).toAbsolutePath().normalize();
-  static final String SIDECAR_TOKEN = "projected-token-of-ops-assistant";
-  static final String OTHER_TOKEN = "projected-token-of-another-namespace";
   static final String WRITE = "restart_deployment_job";
 
-  static KubernetesMockServer apiServer;
+  static StateCluster state;
   static final List<LocalProcess> processes = new ArrayList<>();
   static final List<Toolgate.Endpoint> sidecars = new ArrayList<>();
-  static final List<Integer> apiPorts = new ArrayList<>();
   static Path work;
   static int backendPort;
-
-  /** The API server's TokenReview answer for a token: who it belongs to, if anybody. */
-  static TokenReview review(String token) {
-    String user =
-        switch (token) {
-          case SIDECAR_TOKEN -> "system:serviceaccount:ops:ops-assistant";
-          case OTHER_TOKEN -> "system:serviceaccount:other:ops-assistant";
-          default -> null;
-        };
-    return new TokenReviewBuilder()
-        .withNewStatus()
-        .withAuthenticated(user != null)
-        .withAudiences(user == null ? List.of() : List.of("toolgate-state"))
-        .withError(user == null ? "invalid bearer token" : null)
-        .withNewUser()
-        .withUsername(user)
-        .endUser()
-        .endStatus()
-        .build();
-  }
 
   @BeforeAll
   static void start() throws Exception {
     work = ROOT.resolve("e2e/local/target/state-service");
     FreshDirectory.create(work);
     Path logs = Files.createDirectories(work.resolve("logs"));
-    KubernetesSerialization json = new KubernetesSerialization();
-    apiServer = new KubernetesMockServer(false);
-    apiServer.init(InetAddress.getByName("127.0.0.1"), 0);
-    apiServer
-        .expect()
-        .post()
-        .withPath("/apis/authentication.k8s.io/v1/tokenreviews")
-        .andReply(
-            201,
-            request ->
-                review(
-                    json.unmarshal(request.getBody().readUtf8(), TokenReview.class)
-                        .getSpec()
-                        .getToken()))
-        .always();
-    Path kubeconfig =
-        Files.writeString(
-            work.resolve("kubeconfig"),
-            """
-            apiVersion: v1
-            kind: Config
-            clusters: [{name: mock, cluster: {server: "http://127.0.0.1:%d"}}]
-            users: [{name: state, user: {token: state-service-account-token}}]
-            contexts: [{name: mock, context: {cluster: mock, user: state, namespace: toolgate}}]
-            current-context: mock
-            """
-                .formatted(apiServer.getPort()));
-    LocalState.certificate(work, logs);
-    List<Integer> memberPorts = List.of(LoopbackPorts.next(), LoopbackPorts.next());
-    List<String> members = memberPorts.stream().map(p -> "127.0.0.1:" + p).toList();
-    for (int i = 0; i < 2; i++) {
-      int api = LoopbackPorts.next();
-      apiPorts.add(api);
-      processes.add(
-          LocalState.member(
-              "state-" + i,
-              logs,
-              ROOT.resolve("state/target/toolgate-state.jar"),
-              work,
-              api,
-              memberPorts.get(i),
-              members,
-              List.of(
-                  "--token-review", "--publisher=system:serviceaccount:toolgate:toolgate-operator"),
-              Map.of("KUBECONFIG", kubeconfig.toString())));
-    }
+    state = StateCluster.start(ROOT, work, logs);
     backendPort = LoopbackPorts.next();
     processes.add(
         LocalProcess.java(
@@ -161,7 +86,6 @@ class StateServiceIT {
             signingKey.toString(),
             "--public",
             configKeys.toString()));
-    Path token = Files.writeString(work.resolve("token"), SIDECAR_TOKEN);
     for (int i = 0; i < 2; i++) {
       int mcp = LoopbackPorts.next();
       int admin = LoopbackPorts.next();
@@ -184,11 +108,11 @@ class StateServiceIT {
                   "--shared-state",
                   "api",
                   "--state-url",
-                  "https://localhost:" + apiPorts.get(i),
+                  state.url(i),
                   "--state-ca-file",
-                  work.resolve("tls.crt").toString(),
+                  state.caFile.toString(),
                   "--state-token-file",
-                  token.toString(),
+                  state.sidecarToken.toString(),
                   "--admin-host",
                   "127.0.0.1",
                   "--upstream",
@@ -222,8 +146,8 @@ class StateServiceIT {
   @AfterAll
   static void stop() {
     processes.forEach(LocalProcess::close);
-    if (apiServer != null) {
-      apiServer.destroy();
+    if (state != null) {
+      state.close();
     }
   }
 
@@ -238,7 +162,7 @@ class StateServiceIT {
   static HttpClient trusting() throws Exception {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
     trust.load(null, null);
-    try (var in = Files.newInputStream(work.resolve("tls.crt"))) {
+    try (var in = Files.newInputStream(state.caFile)) {
       trust.setCertificateEntry(
           "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
     }
@@ -277,10 +201,9 @@ class StateServiceIT {
     HttpClient http = trusting();
     String reset = "{\"session\":\"" + session + "\"}";
     List<Integer> refusals = new ArrayList<>();
-    for (String token : List.of("", "a-guessed-token", OTHER_TOKEN)) {
+    for (String token : List.of("", "a-guessed-token", StateCluster.OTHER_TOKEN)) {
       HttpRequest.Builder request =
-          HttpRequest.newBuilder(
-                  URI.create("https://localhost:" + apiPorts.get(0) + "/v1/quotas/reset"))
+          HttpRequest.newBuilder(URI.create(state.url(0) + "/v1/quotas/reset"))
               .POST(HttpRequest.BodyPublishers.ofString(reset));
       if (!token.isEmpty()) {
         request.header("Authorization", "Bearer " + token);
