@@ -23,8 +23,8 @@ import java.util.function.Consumer;
  * The seed cases against a kind cluster prepared by e2e/kind/run (chart installed, demo backend
  * deployed, namespace labelled, approval Secret created). Here the operator does the work the local
  * target imitates: the suite applies the ToolPolicy revisions with kubectl, rolls back with the
- * {@code toolgate.dev/rollback-to} annotation, and the sidecars receive each revision through
- * Hazelcast. Sidecars and backend are reached through {@code kubectl port-forward}.
+ * {@code toolgate.dev/rollback-to} annotation, and the sidecars receive each revision through the
+ * state service. Sidecars and backend are reached through {@code kubectl port-forward}.
  */
 final class KindStack implements Toolgate {
 
