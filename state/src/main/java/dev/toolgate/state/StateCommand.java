@@ -185,7 +185,8 @@ final class StateCommand implements Callable<Integer> {
                   try {
                     service.close(vertx).compose(v -> vertx.close()).await(20, TimeUnit.SECONDS);
                   } catch (Exception e) {
-                    System.err.println("shutdown: " + e);
+                    err.println("shutdown: " + e);
+                    err.flush();
                   }
                   if (client != null) {
                     client.close();

@@ -1,8 +1,6 @@
 package dev.toolgate.e2e.support;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -55,24 +53,7 @@ public final class LocalHazelcast {
                 "-cp",
                 hazelcastJar,
                 "com.hazelcast.core.server.HazelcastMemberStarter"));
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (!listening(port)) {
-      if (!member.alive() || System.nanoTime() > deadline) {
-        member.close();
-        throw new IllegalStateException(
-            "the Hazelcast member did not start: see " + member.stderr());
-      }
-      Thread.sleep(50); // polling another process's port: there is no event to wait on
-    }
+    member.awaitListening(port, 60, "the Hazelcast member");
     return member;
-  }
-
-  private static boolean listening(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

@@ -289,4 +289,30 @@ public final class LocalProcess implements AutoCloseable {
       process.destroyForcibly();
     }
   }
+
+  /**
+   * Waits until this process accepts connections on a loopback {@code port} ({@code seconds} at
+   * most); closes it and fails naming {@code what} if it exits or the time runs out.
+   */
+  public LocalProcess awaitListening(int port, int seconds, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    while (!listening(port)) {
+      if (!alive() || System.nanoTime() > deadline) {
+        close();
+        throw new IllegalStateException(what + " did not start: see " + stderr());
+      }
+      Thread.sleep(50); // polling another process's port: there is no event to wait on
+    }
+    return this;
+  }
+
+  private static boolean listening(int port) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
 }

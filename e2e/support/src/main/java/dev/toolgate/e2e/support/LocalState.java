@@ -1,8 +1,6 @@
 package dev.toolgate.e2e.support;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -121,25 +119,7 @@ public record LocalState(LocalProcess process, String url, Path caFile, Path tok
                 "--member-port=" + memberPort,
                 "--members=" + String.join(",", members)));
     args.addAll(auth);
-    LocalProcess member = LocalProcess.java(name, logs, args, environment);
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (!listening(apiPort)) {
-      if (!member.alive() || System.nanoTime() > deadline) {
-        member.close();
-        throw new IllegalStateException(
-            "the state member " + name + " did not start: see " + member.stderr());
-      }
-      Thread.sleep(50); // polling another process's port: there is no event to wait on
-    }
-    return member;
-  }
-
-  private static boolean listening(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    return LocalProcess.java(name, logs, args, environment)
+        .awaitListening(apiPort, 60, "the state member " + name);
   }
 }
