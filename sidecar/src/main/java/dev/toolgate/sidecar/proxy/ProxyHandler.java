@@ -84,11 +84,22 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     if (req.method() == HttpMethod.POST) {
       int limit = current.loaded().config().runtime().maxBodyBytes();
       readBody(req, limit).onSuccess(body -> onPost(req, current, route, sub, body));
+    } else if (hasBody(req)) {
+      // MCP sends every message by POST; a body on any other method could carry a tools/call
+      // that would then reach the upstream unread.
+      req.response().putHeader(HttpHeaders.ALLOW, "GET, POST, DELETE");
+      req.response().putHeader(HttpHeaders.CONNECTION, "close");
+      toolCalls.refuse(
+          req,
+          current,
+          route,
+          null,
+          null,
+          405,
+          JsonRpc.INVALID_REQUEST,
+          "MCP messages are sent by POST; " + req.method() + " with a body is not relayed",
+          "method_not_allowed");
     } else {
-      if (hasBody(req)) {
-        // Held until the upstream request is open, then streamed into it.
-        req.pause();
-      }
       forward(req, route, sub, null);
     }
   }
@@ -150,7 +161,8 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
         return;
       }
       String method = msg.getValue("method") instanceof String m ? m : null;
-      if ("tools/call".equals(method) && JsonRpc.isRequest(msg)) {
+      if ("tools/call".equals(method)) {
+        // Whatever its id: a call the policy cannot enforce is refused, never relayed.
         toolCalls.handle(req, current, route, sub, parsed);
       } else if ("notifications/cancelled".equals(method)) {
         forward(req, route, sub, cancellationUpstream(route, req, msg, body));

@@ -43,15 +43,31 @@ final class ToolCallHandler {
     JsonObject msg = (JsonObject) request.value();
     Object params = msg.getValue("params");
     Object name = params instanceof JsonObject p ? p.getValue("name") : null;
+    if (!validId(msg.getValue("id"))) {
+      refuse(
+          req,
+          routing,
+          route,
+          name,
+          null,
+          400,
+          JsonRpc.INVALID_REQUEST,
+          "a tools/call needs an id that is a string or an integer (JSON-RPC 2.0, MCP), was "
+              + (msg.containsKey("id") ? String.valueOf(msg.getValue("id")) : "missing"),
+          "invalid_request");
+      return;
+    }
     if (!(name instanceof String tool) || tool.isEmpty()) {
-      req.response()
-          .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(
-              JsonRpc.error(
-                  msg.getValue("id"),
-                  JsonRpc.INVALID_PARAMS,
-                  "tools/call needs params.name, the tool's name (a string)"));
-      services.metrics().rejected("invalid_params");
+      refuse(
+          req,
+          routing,
+          route,
+          null,
+          msg.getValue("id"),
+          200,
+          JsonRpc.INVALID_PARAMS,
+          "tools/call needs params.name, the tool's name (a string)",
+          "invalid_params");
       return;
     }
     String correlationId =
@@ -70,6 +86,68 @@ final class ToolCallHandler {
             null,
             new AgentReply(req.response(), clientId, correlationId));
     new ToolCall(services, req, routing.loaded(), ctx, tool).run();
+  }
+
+  /** An id JSON-RPC and MCP allow on a request: a string or an integer, never null. */
+  static boolean validId(Object id) {
+    return id instanceof String
+        || id instanceof Integer
+        || id instanceof Long
+        || id instanceof java.math.BigInteger;
+  }
+
+  /**
+   * Refuses a call the policy cannot take as it came, with a JSON-RPC error and one event: a call
+   * is never relayed untouched, and never leaves no trace.
+   *
+   * @param name the tool the message names, if it names one
+   */
+  void refuse(
+      HttpServerRequest req,
+      Routing routing,
+      UpstreamRoute route,
+      Object name,
+      Object id,
+      int status,
+      int code,
+      String message,
+      String reason) {
+    var loaded = routing.loaded();
+    services
+        .events()
+        .accept(
+            new dev.toolgate.sidecar.evidence.AttemptEvent(
+                services.clock().instant(),
+                ID_PREFIX + instance + "-" + Long.toHexString(sequence.incrementAndGet()),
+                null,
+                null,
+                req.getHeader(McpHeaders.SESSION_ID),
+                name instanceof String s && !s.isEmpty() ? s : "(none)",
+                route.name(),
+                0,
+                null,
+                reason,
+                0,
+                0,
+                null,
+                null,
+                loaded.config().revision(),
+                loaded.shortHash(),
+                loaded.config().policy().mode().name().toLowerCase(java.util.Locale.ROOT),
+                "denied:" + reason,
+                null,
+                null,
+                message,
+                null,
+                null));
+    services.metrics().rejected(reason);
+    if (req.response().ended() || req.response().closed()) {
+      return;
+    }
+    req.response()
+        .setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+        .end(JsonRpc.error(id, code, message));
   }
 
   static String describe(Throwable e) {

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -187,6 +188,50 @@ class BadInputIT {
 
     assertThat(error(call).getInteger("code")).isEqualTo(-32602);
     assertThat(error(call).getString("message")).contains("params.name");
+    nextCallStillWorks();
+  }
+
+  @Test
+  void aToolCallWhoseIdIsNullMissingFractionalOrAnObjectIsRefusedNeverRelayedAndLeavesAnEvent()
+      throws Exception {
+    List<String> ids = List.of("\"id\":null,", "", "\"id\":1.5,", "\"id\":{\"a\":1},");
+    for (String id : ids) {
+      String body =
+          "{\"jsonrpc\":\"2.0\","
+              + id
+              + "\"method\":\"tools/call\",\"params\":{\"name\":\"restart_deployment_job\","
+              + "\"arguments\":{\"job_id\":\"j1\",\"environment\":\"prod\"}}}";
+
+      HttpResponse<String> call = f.send(f.post(API, body).header("Mcp-Session-Id", session));
+
+      assertThat(call.statusCode()).as(id).isEqualTo(400);
+      assertThat(error(call).getInteger("code")).as(id).isEqualTo(-32600);
+      assertThat(error(call).getString("message")).contains("a string or an integer");
+    }
+    assertThat(f.backend.ledger().callsReceived("restart_deployment_job")).isZero();
+    assertThat(f.events.forTool("restart_deployment_job"))
+        .hasSize(ids.size())
+        .allSatisfy(e -> assertThat(e.decision()).isEqualTo("denied:invalid_request"));
+    nextCallStillWorks();
+  }
+
+  @Test
+  void anyMethodButPostCarryingABodyIsRefusedWith405AndNeverRelayed() throws Exception {
+    String body = toolCall(8, "restart_deployment_job", "{\"job_id\":\"j1\"}", null);
+    for (String method : List.of("PUT", "PATCH", "GET")) {
+      HttpResponse<String> call =
+          f.send(
+              f.post(API, body)
+                  .method(method, HttpRequest.BodyPublishers.ofString(body))
+                  .header("Mcp-Session-Id", session));
+
+      assertThat(call.statusCode()).as(method).isEqualTo(405);
+      assertThat(call.headers().firstValue("Allow")).hasValue("GET, POST, DELETE");
+    }
+    assertThat(f.backend.ledger().callsReceived("restart_deployment_job")).isZero();
+    assertThat(f.events.all())
+        .filteredOn(e -> "denied:method_not_allowed".equals(e.decision()))
+        .hasSize(3);
     nextCallStillWorks();
   }
 
