@@ -115,12 +115,28 @@ public final class Wording {
     };
   }
 
-  /** How an administrator raises the quota that stopped a session. */
-  public static String quotaRaise(String session, boolean write) {
-    return " An administrator can raise it: toolgate-sidecar quota raise --session "
-        + session
-        + (write ? " --writes N" : " --reads N")
-        + " (or POST /admin/quotas/raise).";
+  /**
+   * The lever that lifts the limit a call met, and only that one: an administrator's raise for a
+   * session's quota, the ToolPolicy for the rate and the agent's quota (which a raise does not
+   * touch).
+   *
+   * @param limitName the limit as the policy names it ({@code quotas.perSession.write}...)
+   */
+  public static String quotaLever(String limitName, String session, boolean write) {
+    if (limitName != null && limitName.startsWith("quotas.perSession.")) {
+      return " An administrator can raise it: toolgate-sidecar quota raise --session "
+          + session
+          + (write ? " --writes N" : " --reads N")
+          + " (or POST /admin/quotas/raise).";
+    }
+    if ("quotas.ratePerMinute".equals(limitName)) {
+      return " Slow down: the rate frees up within a minute. Only the operators can change it,"
+          + " in the ToolPolicy (quotas.ratePerMinute); a quota raise does not.";
+    }
+    return " It holds for every session of this agent; only the operators can change it, in the"
+        + " ToolPolicy ("
+        + limitName
+        + "); a session's quota raise does not.";
   }
 
   /** A call with no budget left to start an attempt. */

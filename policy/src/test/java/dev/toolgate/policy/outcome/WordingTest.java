@@ -47,7 +47,22 @@ class WordingTest {
     assertThat(Wording.hint(AgentCode.APPROVAL_REQUIRED)).contains("Ask a human to approve it");
     assertThat(Wording.hint(AgentCode.WRITES_BLOCKED)).contains("read-only tools still work");
     assertThat(Wording.hint(AgentCode.QUOTA_EXCEEDED)).isEmpty();
-    assertThat(Wording.quotaRaise("s1", true)).contains("--session s1 --writes N");
+    assertThat(Wording.quotaLever("quotas.perSession.write", "s1", true))
+        .contains("--session s1 --writes N");
+  }
+
+  @Test
+  void eachQuotaRefusalNamesTheLeverThatLiftsItsOwnLimit() {
+    assertThat(Wording.quotaLever("quotas.perSession.read", "s1", false))
+        .contains("quota raise --session s1 --reads N");
+    assertThat(Wording.quotaLever("quotas.ratePerMinute", "s1", false))
+        .contains("quotas.ratePerMinute")
+        .contains("a quota raise does not")
+        .doesNotContain("--reads");
+    assertThat(Wording.quotaLever("quotas.perAgent.write", "s1", true))
+        .contains("quotas.perAgent.write")
+        .contains("every session of this agent")
+        .doesNotContain("--writes");
   }
 
   @Test

@@ -23,7 +23,9 @@ final class QuotaBlock {
     s.metrics().quotaBlock(verdict.limitName());
     call.deny(
         verdict.code(),
-        verdict.explain() + "." + Wording.quotaRaise(session, rule.effect().isWrite()),
+        verdict.explain()
+            + "."
+            + Wording.quotaLever(verdict.limitName(), session, rule.effect().isWrite()),
         new JsonObject()
             .put("limit", verdict.limitName())
             .put("value", verdict.limit())

@@ -206,11 +206,16 @@ class BreakerAndQuotaIT {
   void theRateLimitStopsATightLoop() throws Exception {
     start("quotas: {ratePerMinute: 20}\n");
 
-    List<String> codes = IntStream.range(0, 50).mapToObj(i -> code(read())).toList();
+    List<JsonObject> answers = IntStream.range(0, 50).mapToObj(i -> read()).toList();
+    List<String> codes = answers.stream().map(BreakerAndQuotaIT::code).toList();
 
     assertThat(codes.stream().filter("ok"::equals)).hasSize(20);
     assertThat(codes.get(20)).isEqualTo("rate_limited");
     assertThat(f.backend.ledger().callsReceived(GET)).isEqualTo(20);
+    assertThat(answers.get(20).getJsonArray("content").getJsonObject(0).getString("text"))
+        .as("the refusal names the rate's own lever, not a quota raise that would not lift it")
+        .contains("quotas.ratePerMinute")
+        .doesNotContain("--reads N");
   }
 
   @Test
