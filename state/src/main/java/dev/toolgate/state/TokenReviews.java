@@ -6,12 +6,8 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.Date;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,7 +62,7 @@ public final class TokenReviews implements Authenticator {
 
   @Override
   public Future<Caller> authenticate(String token) {
-    String key = sha256(token);
+    String key = StateServer.sha256(token);
     long now = clock.millis();
     Cached hit = cache.get(key);
     if (hit != null && hit.untilMs() > now) {
@@ -141,16 +137,6 @@ public final class TokenReviews implements Authenticator {
       return exp == null ? now + REFUSAL_CACHE_MS : exp.getTime();
     } catch (java.text.ParseException e) {
       return now + REFUSAL_CACHE_MS;
-    }
-  }
-
-  private static String sha256(String token) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JRE", e);
     }
   }
 }

@@ -2,7 +2,6 @@ package dev.toolgate.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.operator.publish.StateApiPublisher;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -13,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,19 +34,10 @@ class OperatorPublishesIT {
   @BeforeEach
   void start() throws Exception {
     StateTls.write(dir);
-    int member = LoopbackPorts.next();
     service =
         StateService.start(
                 vertx,
-                new StateService.Options(
-                    "127.0.0.1",
-                    0,
-                    dir.resolve("tls.crt").toString(),
-                    dir.resolve("tls.key").toString(),
-                    "127.0.0.1",
-                    member,
-                    List.of("127.0.0.1:" + member),
-                    "publish-" + UUID.randomUUID()),
+                StateTls.oneMember(dir, "publish"),
                 StaticTokens.parse(
                     new JsonObject()
                         .put(

@@ -2,7 +2,6 @@ package dev.toolgate.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolgate.e2e.support.LoopbackPorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -59,19 +58,10 @@ class StateApiIT {
                         new JsonObject().put("token", OPERATOR).put("publisher", true)))
                 .encode());
     vertx = Vertx.vertx();
-    int memberPort = LoopbackPorts.next();
     service =
         StateService.start(
                 vertx,
-                new StateService.Options(
-                    "127.0.0.1",
-                    0,
-                    dir.resolve("tls.crt").toString(),
-                    dir.resolve("tls.key").toString(),
-                    "127.0.0.1",
-                    memberPort,
-                    List.of("127.0.0.1:" + memberPort),
-                    "state-it-" + UUID.randomUUID()),
+                StateTls.oneMember(dir, "state-it"),
                 StaticTokens.load(tokens),
                 Clock.systemUTC())
             .await(60, TimeUnit.SECONDS);

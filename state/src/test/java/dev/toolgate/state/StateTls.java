@@ -23,6 +23,23 @@ final class StateTls {
     return dir;
   }
 
+  /**
+   * One member on loopback with the certificate in {@code dir}, its API on a free port, in a
+   * cluster of its own.
+   */
+  static StateService.Options oneMember(Path dir, String clusterPrefix) throws Exception {
+    int member = dev.toolgate.e2e.support.LoopbackPorts.next();
+    return new StateService.Options(
+        "127.0.0.1",
+        0,
+        dir.resolve("tls.crt").toString(),
+        dir.resolve("tls.key").toString(),
+        "127.0.0.1",
+        member,
+        List.of("127.0.0.1:" + member),
+        clusterPrefix + "-" + java.util.UUID.randomUUID());
+  }
+
   /** An HTTP client that trusts the CA in {@code dir} and nothing else. */
   static HttpClient client(Path dir) throws Exception {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
