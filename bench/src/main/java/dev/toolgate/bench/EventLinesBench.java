@@ -59,7 +59,9 @@ public class EventLinesBench extends JmhSettings {
               null,
               null,
               null,
-              "closed"));
+              "closed",
+              null,
+              null));
     }
   }
 

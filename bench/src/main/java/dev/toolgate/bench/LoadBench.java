@@ -9,6 +9,7 @@ import dev.toolgate.e2e.support.LocalState;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
 import dev.toolgate.e2e.support.SidecarImage;
+import dev.toolgate.trust.SigningKey;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.File;
@@ -980,7 +981,7 @@ public final class LoadBench {
           .putArray("members")
           .add("127.0.0.1:" + hazelcastPort);
     }
-    doc.putObject("approvals").put("keyFile", approvalKey().toString());
+    doc.putObject("approvals").put("publicKeysFile", approvalKey().toString());
     ((ObjectNode) doc.withArray("upstreams").get(0)).put("url", backendUrl + "/mcp");
     ObjectNode quotas = (ObjectNode) doc.get("quotas");
     quotas.putObject("perSession").put("read", 1_000_000_000).put("write", 1_000_000_000);
@@ -1104,10 +1105,13 @@ public final class LoadBench {
     }
   }
 
-  /** The key seed 000's approvals are signed with, written for each configuration that names it. */
+  /**
+   * The public key seed 000's approvals would be verified with, written for each configuration that
+   * names it (the bench calls no tool that needs an approval).
+   */
   private Path approvalKey() throws IOException {
-    Path key = work.resolve("approval.key");
-    Files.writeString(key, "bench-approval-key-0123456789abcdefghijklmnop");
+    Path key = work.resolve("approval-keys.json");
+    Files.writeString(key, SigningKey.generate("bench").publicKeys().toJson());
     return key;
   }
 
@@ -1121,7 +1125,7 @@ public final class LoadBench {
     doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", admin);
     doc.putObject("sharedState").put("mode", "embedded").put("port", LoopbackPorts.next());
-    doc.putObject("approvals").put("keyFile", approvalKey().toString());
+    doc.putObject("approvals").put("publicKeysFile", approvalKey().toString());
     Path config = work.resolve("ready.yaml");
     YAML.writeValue(config.toFile(), doc);
     List<String> command = build.command(withArchive, List.of(), config);

@@ -246,7 +246,7 @@ class ChartTest {
     assertThat(env(operator, "TOOLGATE_SIDECAR_MEMORY_LIMIT")).isEqualTo("200Mi");
     assertThat(env(operator, "TOOLGATE_NATIVE_SIDECARS")).isEqualTo("false");
     assertThat(env(operator, "TOOLGATE_SIDECAR_JAVA_OPTS")).isEqualTo("-XX:TieredStopAtLevel=1");
-    assertThat(env(operator, "TOOLGATE_APPROVAL_SECRET")).isEqualTo("toolgate-approval-key");
+    assertThat(env(operator, "TOOLGATE_APPROVAL_SECRET")).isEqualTo("toolgate-approval-keys");
   }
 
   @Test

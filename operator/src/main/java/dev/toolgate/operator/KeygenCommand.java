@@ -2,9 +2,7 @@ package dev.toolgate.operator;
 
 import dev.toolgate.trust.SigningKey;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,11 +53,7 @@ final class KeygenCommand implements Callable<Integer> {
       return 2;
     }
     try {
-      Files.createFile(
-          privateFile,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      Files.writeString(privateFile, key.toPrivateJson());
-      Files.writeString(publicFile, key.publicKeys().toJson());
+      key.writePair(privateFile, publicFile);
     } catch (IOException e) {
       spec.commandLine().getErr().println("error: " + e);
       return 2;

@@ -73,13 +73,13 @@ final class RenderCommand implements Callable<Integer> {
   List<String> members = List.of();
 
   @Option(
-      names = "--approval-key-file",
+      names = "--approval-keys-file",
       paramLabel = "PATH",
       description =
-          "Where the approval key is mounted (default "
-              + RenderOptions.DEFAULT_APPROVAL_KEY_FILE
+          "Where the approvers' public keys (a JWK set) are mounted (default "
+              + RenderOptions.DEFAULT_APPROVAL_KEYS_FILE
               + ").")
-  String approvalKeyFile;
+  String approvalKeysFile;
 
   @Option(
       names = "--admin-token-file",
@@ -180,7 +180,7 @@ final class RenderCommand implements Callable<Integer> {
               mode,
               dns,
               members,
-              approvalKeyFile,
+              approvalKeysFile,
               adminTokenFile,
               adminHost,
               sharedStatePort,

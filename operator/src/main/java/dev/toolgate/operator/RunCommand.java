@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
           + RenderOptions.MAX_WARMUP_CALLS,
       "                                 (default: the sidecar's own)",
       "  TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false",
-      "  TOOLGATE_APPROVAL_SECRET       the Secret with the approval key (default toolgate-approval-key)",
+      "  TOOLGATE_APPROVAL_SECRET       the Secret with the approvers' public keys, keys.json (default toolgate-approval-keys)",
       "  TOOLGATE_SIGNING_SECRET        the Secret with the configuration-signing key, created when",
       "                                 missing (default toolgate-config-signing)",
       "  TOOLGATE_STATE_SERVICE         the state service's Service (its TLS Secret is <service>-tls,",
@@ -68,7 +68,7 @@ final class RunCommand implements Callable<Integer> {
               env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
               namespace,
               Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
-              env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-key"));
+              env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-keys"));
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;

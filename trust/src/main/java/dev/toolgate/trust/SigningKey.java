@@ -5,6 +5,10 @@ import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.text.ParseException;
 
 /**
@@ -64,6 +68,23 @@ public final class SigningKey {
   /** The public half, for the sidecars. */
   public TrustedKeys publicKeys() {
     return TrustedKeys.of(jwk.toPublicJWK());
+  }
+
+  /**
+   * Writes the private key to {@code privateFile} (created readable by its owner only; refused if
+   * it exists) and the public key set to {@code publicFile}.
+   */
+  public void writePair(Path privateFile, Path publicFile) throws IOException {
+    Files.createFile(
+        privateFile,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(privateFile, toPrivateJson());
+    Files.writeString(publicFile, publicKeys().toJson());
+  }
+
+  /** Reads a private JWK file. */
+  public static SigningKey read(Path file) throws IOException {
+    return parse(Files.readString(file));
   }
 
   OctetKeyPair jwk() {

@@ -13,6 +13,7 @@ import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The public keys a sidecar trusts for its configuration: a JWK set of Ed25519 keys, each with its
@@ -76,6 +77,11 @@ public final class TrustedKeys {
     return new TrustedKeys(both);
   }
 
+  /** The key with this id, if the set holds it. */
+  Optional<OctetKeyPair> key(String keyId) {
+    return keys.stream().filter(k -> k.getKeyID().equals(keyId)).findFirst();
+  }
+
   public List<String> keyIds() {
     return keys.stream().map(OctetKeyPair::getKeyID).toList();
   }
@@ -111,9 +117,7 @@ public final class TrustedKeys {
     }
     String keyId = jws.getHeader().getKeyID();
     OctetKeyPair key =
-        keys.stream()
-            .filter(k -> k.getKeyID().equals(keyId))
-            .findFirst()
+        key(keyId)
             .orElseThrow(
                 () ->
                     new SignatureRefused(

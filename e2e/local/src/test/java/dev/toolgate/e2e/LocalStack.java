@@ -14,10 +14,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +37,13 @@ final class LocalStack implements Toolgate {
   final Path root;
   final Path work;
   final Path logs;
+
+  /** The approver's private key: approvals are signed with it, as a human would. */
   final Path approvalKey;
+
+  /** Its public half, the only approval key the sidecars are given. */
+  final Path approvalKeys;
+
   private final Path signingKey;
   private final Path configKeys;
 
@@ -65,10 +69,22 @@ final class LocalStack implements Toolgate {
     this.logs = work.resolve("logs");
     FreshDirectory.create(work);
     Files.createDirectories(logs);
-    this.approvalKey = work.resolve("approval.key");
-    byte[] key = new byte[48];
-    new SecureRandom().nextBytes(key);
-    Files.writeString(approvalKey, Base64.getEncoder().encodeToString(key));
+    this.approvalKey = work.resolve("approver.jwk");
+    this.approvalKeys = work.resolve("approval-keys.json");
+    LocalProcess.runJava(
+        logs,
+        "approval-keygen",
+        List.of(
+            "-jar",
+            jar("sidecar", "toolgate-sidecar.jar").toString(),
+            "approve",
+            "keygen",
+            "--key-id",
+            "e2e-approver",
+            "--private",
+            approvalKey.toString(),
+            "--public",
+            approvalKeys.toString()));
     this.signingKey = work.resolve("config-signing.jwk");
     this.configKeys = work.resolve("config-keys.json");
     LocalProcess.runJava(
@@ -260,8 +276,8 @@ final class LocalStack implements Toolgate {
                 state.caFile.toString(),
                 "--state-token-file",
                 state.sidecarToken.toString(),
-                "--approval-key-file",
-                approvalKey.toString(),
+                "--approval-keys-file",
+                approvalKeys.toString(),
                 "--admin-host",
                 "127.0.0.1",
                 "--upstream",

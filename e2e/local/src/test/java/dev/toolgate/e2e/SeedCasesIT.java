@@ -239,6 +239,58 @@ class SeedCasesIT {
 
   @Test
   @Order(3)
+  void oneApprovalGivesOneOperationWhicheverReplicaAndIntentItIsReplayedWith() throws Exception {
+    Instant start = Instant.now();
+    long operations = stack.operationsPerformed(RESTART);
+    long received = stack.callsReceived(RESTART);
+    Map<String, Object> args = Map.of("job_id", "j8", "environment", "prod");
+    String approval = stack.approve(RESTART, json(args));
+    CallToolResult first = a.call(RESTART, args, Map.of(INTENT, "approval-i1", APPROVAL, approval));
+    CallToolResult replayed =
+        b.call(RESTART, args, Map.of(INTENT, "approval-i2", APPROVAL, approval));
+    CallToolResult sameReplica =
+        a.call(RESTART, args, Map.of(INTENT, "approval-i3", APPROVAL, approval));
+    List<JsonNode> events = eventsSince(start, 3);
+
+    evidence.check(
+        "one_approval_one_operation",
+        "seed 000 (an approval is single-use, cluster-wide)",
+        map(
+            "first",
+            "ok",
+            "other_replica_other_intent",
+            "approval_required",
+            "same_replica_other_intent",
+            "approval_required",
+            "backend_calls",
+            1L,
+            "backend_operations",
+            1L,
+            "every_event_names_approval_and_approver",
+            true),
+        map(
+            "first",
+            code(first),
+            "other_replica_other_intent",
+            code(replayed),
+            "same_replica_other_intent",
+            code(sameReplica),
+            "backend_calls",
+            stack.callsReceived(RESTART) - received,
+            "backend_operations",
+            stack.operationsPerformed(RESTART) - operations,
+            "every_event_names_approval_and_approver",
+            events.size() == 3
+                && events.stream()
+                    .allMatch(
+                        e ->
+                            e.path("approvalId").asText().startsWith("ap-")
+                                && "e2e-operator".equals(e.path("approver").asText()))),
+        events);
+  }
+
+  @Test
+  @Order(4)
   void readTransient503() throws Exception {
     Instant start = Instant.now();
     long calls = stack.callsReceived(GET);
@@ -267,7 +319,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void writeResponseLostAfterAccept() throws Exception {
     Instant start = Instant.now();
     long calls = stack.callsReceived(RESTART);
@@ -308,7 +360,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void budgetExhausted() throws Exception {
     Instant start = Instant.now();
     long calls = stack.callsReceived(GET);
@@ -339,7 +391,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void sustainedDependencyFailure() throws Exception {
     Instant start = Instant.now();
     stack.fault(GET, "{\"kind\":\"status\",\"status\":503,\"times\":1000}");
@@ -429,7 +481,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void theSixteenthWriteOfASessionIsRefusedAndAudited() throws Exception {
     Instant start = Instant.now();
     long operations = stack.operationsPerformed(RESTART);
@@ -528,7 +580,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void theKillSwitchBlocksWritesOnEveryReplicaAndKeepsReads() throws Exception {
     Instant start = Instant.now();
     stack.writeRevision(2, spec -> spec.putObject("killSwitch").put("blockWrites", true));
@@ -574,7 +626,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void aRollbackToTheFirstRevisionRestoresWrites() throws Exception {
     Instant start = Instant.now();
     stack.activate(1);
@@ -605,7 +657,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(10)
+  @Order(11)
   void shadowModeReportsWhatEnforcementWouldHaveDone() throws Exception {
     Instant start = Instant.now();
     stack.writeRevision(3, spec -> spec.put("mode", "shadow"));
@@ -644,7 +696,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(11)
+  @Order(12)
   void refusesAnUnknownUpstreamBeforeAnyBackend() throws Exception {
     var response =
         Http.post(
@@ -655,7 +707,7 @@ class SeedCasesIT {
   }
 
   @Test
-  @Order(12)
+  @Order(13)
   void everyMetricTheDashboardsQueryIsOneTheSidecarsExport() throws Exception {
     assumeTrue(
         stack.completeScrape(), "this target's scrape lacks metrics only local runs produce");

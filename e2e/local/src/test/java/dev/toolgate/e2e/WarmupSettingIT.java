@@ -23,8 +23,23 @@ class WarmupSettingIT {
   @TempDir Path work;
 
   private String render(String warmupCalls) throws Exception {
-    Path key = work.resolve("approval.key");
-    Files.writeString(key, "warmup-setting-approval-key-0123456789abcdef");
+    Path key = work.resolve("approval-keys.json");
+    if (!Files.exists(key)) {
+      LocalProcess.runJava(
+          work,
+          "approval-keygen",
+          List.of(
+              "-jar",
+              jar("sidecar", "toolgate-sidecar.jar"),
+              "approve",
+              "keygen",
+              "--key-id",
+              "warmup",
+              "--private",
+              work.resolve("approver.jwk").toString(),
+              "--public",
+              key.toString()));
+    }
     return LocalProcess.runJava(
         work,
         "render",
@@ -36,7 +51,7 @@ class WarmupSettingIT {
             ROOT.resolve("e2e/demo/toolpolicy.yaml").toString(),
             "--shared-state",
             "local",
-            "--approval-key-file",
+            "--approval-keys-file",
             key.toString(),
             "--warmup-calls",
             warmupCalls));

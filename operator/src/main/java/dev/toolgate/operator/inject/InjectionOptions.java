@@ -14,7 +14,7 @@ package dev.toolgate.operator.inject;
  * @param nativeSidecars whether the cluster supports init containers with {@code restartPolicy:
  *     Always} (Kubernetes 1.29+): the agent then starts after the sidecar is ready and the sidecar
  *     outlives it
- * @param approvalSecret the Secret holding the approval key
+ * @param approvalSecret the Secret holding the approvers' public keys ({@code keys.json})
  * @param configKeys the public keys (a JWK set) every sidecar checks its configuration's signature
  *     with, set in the sidecar container's environment alone; null before the operator has read its
  *     signing key

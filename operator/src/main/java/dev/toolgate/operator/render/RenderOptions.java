@@ -17,7 +17,7 @@ import java.util.List;
  *     local} elsewhere
  * @param hazelcastServiceDns client mode: the Hazelcast headless service
  * @param hazelcastMembers client mode: member addresses, when not discovered by DNS
- * @param approvalKeyFile where the approval key Secret is mounted
+ * @param approvalKeysFile where the approvers' public keys (a JWK set) are mounted
  * @param adminTokenFile where the admin token Secret is mounted, if any
  * @param adminHost the admin listener's address: loopback by default; the pod's (0.0.0.0) for an
  *     injected sidecar, which Prometheus scrapes
@@ -36,7 +36,7 @@ public record RenderOptions(
     SharedStateOptions.Mode sharedStateMode,
     String hazelcastServiceDns,
     List<String> hazelcastMembers,
-    String approvalKeyFile,
+    String approvalKeysFile,
     String adminTokenFile,
     String adminHost,
     Integer sharedStatePort,
@@ -52,7 +52,7 @@ public record RenderOptions(
       SharedStateOptions.Mode sharedStateMode,
       String hazelcastServiceDns,
       List<String> hazelcastMembers,
-      String approvalKeyFile,
+      String approvalKeysFile,
       String adminTokenFile,
       String adminHost,
       Integer sharedStatePort,
@@ -66,7 +66,7 @@ public record RenderOptions(
         sharedStateMode,
         hazelcastServiceDns,
         hazelcastMembers,
-        approvalKeyFile,
+        approvalKeysFile,
         adminTokenFile,
         adminHost,
         sharedStatePort,
@@ -83,7 +83,7 @@ public record RenderOptions(
       SharedStateOptions.Mode sharedStateMode,
       String hazelcastServiceDns,
       List<String> hazelcastMembers,
-      String approvalKeyFile,
+      String approvalKeysFile,
       String adminTokenFile) {
     this(
         revision,
@@ -91,7 +91,7 @@ public record RenderOptions(
         sharedStateMode,
         hazelcastServiceDns,
         hazelcastMembers,
-        approvalKeyFile,
+        approvalKeysFile,
         adminTokenFile,
         null,
         null,
@@ -104,7 +104,7 @@ public record RenderOptions(
   public static final int DEFAULT_LISTEN_PORT = ListenAddress.DEFAULT_PROXY_PORT;
   public static final int DEFAULT_ADMIN_PORT = ListenAddress.DEFAULT_ADMIN_PORT;
 
-  public static final String DEFAULT_APPROVAL_KEY_FILE = "/etc/toolgate/approval/key";
+  public static final String DEFAULT_APPROVAL_KEYS_FILE = "/etc/toolgate/approval/keys.json";
 
   /**
    * The sidecar's own bound on {@code runtime.warmupCalls}, refused here rather than by every
@@ -172,7 +172,7 @@ public record RenderOptions(
         sharedStateMode,
         hazelcastServiceDns,
         hazelcastMembers,
-        approvalKeyFile,
+        approvalKeysFile,
         adminTokenFile,
         adminHost,
         sharedStatePort,
@@ -187,7 +187,7 @@ public record RenderOptions(
     agentId = agentId == null ? AgentIdentity.DEFAULT_ID : agentId;
     sharedStateMode = sharedStateMode == null ? SharedStateOptions.Mode.EMBEDDED : sharedStateMode;
     hazelcastMembers = hazelcastMembers == null ? List.of() : List.copyOf(hazelcastMembers);
-    approvalKeyFile = approvalKeyFile == null ? DEFAULT_APPROVAL_KEY_FILE : approvalKeyFile;
+    approvalKeysFile = approvalKeysFile == null ? DEFAULT_APPROVAL_KEYS_FILE : approvalKeysFile;
     adminHost = adminHost == null ? ListenAddress.DEFAULT_HOST : adminHost;
     upstreamUrls = upstreamUrls == null ? java.util.Map.of() : java.util.Map.copyOf(upstreamUrls);
     listenPort = listenPort == null ? DEFAULT_LISTEN_PORT : listenPort;

@@ -47,7 +47,7 @@ public final class SidecarConfigRenderer {
         new ListenAddress(ListenAddress.DEFAULT_HOST, options.listenPort()),
         new AdminOptions(options.adminHost(), options.adminPort(), options.adminTokenFile()),
         new RuntimeOptions(null, null, null, options.warmupCalls()),
-        needsApproval ? new ApprovalOptions(options.approvalKeyFile()) : ApprovalOptions.NONE,
+        needsApproval ? new ApprovalOptions(options.approvalKeysFile()) : ApprovalOptions.NONE,
         new AgentIdentity(options.agentId()),
         sharedState(resource, options),
         spec);

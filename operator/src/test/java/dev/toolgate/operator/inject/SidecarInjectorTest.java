@@ -38,7 +38,7 @@ public class SidecarInjectorTest {
           "",
           "toolgate",
           true,
-          "toolgate-approval-key",
+          "toolgate-approval-keys",
           CONFIG_KEYS);
 
   private final SidecarInjector injector = new SidecarInjector(OPTIONS);

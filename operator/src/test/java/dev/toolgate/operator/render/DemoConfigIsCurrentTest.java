@@ -25,7 +25,7 @@ class DemoConfigIsCurrentTest {
           SharedStateOptions.Mode.EMBEDDED,
           null,
           List.of(),
-          "target/approval.key",
+          "target/approval-keys.json",
           null,
           "127.0.0.1",
           5701,

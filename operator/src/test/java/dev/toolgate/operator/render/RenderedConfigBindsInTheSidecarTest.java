@@ -121,7 +121,7 @@ class RenderedConfigBindsInTheSidecarTest {
     assertThatThrownBy(() -> bind(SidecarConfigRenderer.render(demoPolicy(), none)))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(
-            "approvals.keyFile: cannot read " + RenderOptions.DEFAULT_APPROVAL_KEY_FILE);
+            "approvals.publicKeysFile: cannot read " + RenderOptions.DEFAULT_APPROVAL_KEYS_FILE);
   }
 
   private SidecarConfig readBySidecar(RenderOptions options) throws Exception {
@@ -140,6 +140,7 @@ class RenderedConfigBindsInTheSidecarTest {
   }
 
   private Path approvalKey() throws Exception {
-    return Files.writeString(dir.resolve("approval.key"), "k".repeat(48));
+    return Files.writeString(
+        dir.resolve("approval-keys.json"), SigningKey.generate("approver").publicKeys().toJson());
   }
 }

@@ -27,7 +27,7 @@ class SidecarConfigRendererTest {
           SharedStateOptions.Mode.CLIENT,
           "toolgate-hazelcast.toolgate.svc",
           List.of(),
-          "approval.key",
+          "approval-keys.json",
           null);
 
   @Test
@@ -43,7 +43,7 @@ class SidecarConfigRendererTest {
     assertThat(rendered)
         .contains("revision: 7")
         .contains("kubernetesServiceDns: \"toolgate-hazelcast.toolgate.svc\"")
-        .contains("keyFile: \"approval.key\"")
+        .contains("publicKeysFile: \"approval-keys.json\"")
         .contains("ratePerMinute: 120");
   }
 
@@ -57,7 +57,7 @@ class SidecarConfigRendererTest {
             SharedStateOptions.Mode.CLIENT,
             "toolgate-hazelcast.toolgate.svc",
             List.of(),
-            "approval.key",
+            "approval-keys.json",
             null,
             null,
             null,

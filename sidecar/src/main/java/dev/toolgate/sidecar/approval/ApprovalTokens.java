@@ -1,116 +1,107 @@
 package dev.toolgate.sidecar.approval;
 
 import dev.toolgate.policy.approval.ApprovalClaims;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonObject;
+import dev.toolgate.sidecar.state.Stores;
+import dev.toolgate.trust.SignatureRefused;
+import dev.toolgate.trust.SignedClaims;
+import dev.toolgate.trust.SigningKey;
+import dev.toolgate.trust.TrustedKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Approval tokens as compact JWS (HS256): a header, the claims (tool, arguments hash, approver,
- * issue and expiry times, a unique id) and an HMAC-SHA256 over both with a key only the approvers
- * and the sidecars hold (a file a Kubernetes Secret mounts). The agent cannot invent one.
+ * Approval tokens: JWTs signed with EdDSA (Ed25519) by an approver's private key, which never
+ * reaches a pod; sidecars hold the public keys only (a JWK set, by key id, so approvers' keys
+ * rotate). The claims say which tool, which arguments (their hash), who approved, and until when.
+ * The agent cannot mint one: it holds no private key, and neither does its sidecar.
  */
 public final class ApprovalTokens {
 
-  /** Shorter keys are refused: HS256 wants at least 256 bits. */
-  public static final int MIN_KEY_BYTES = 32;
+  /**
+   * The token type ({@code typ}): an approval is accepted for nothing else, nor anything as one.
+   */
+  public static final String TYPE = "toolgate-approval+jwt";
 
-  private static final String HEADER =
-      b64(
-          new JsonObject()
-              .put("alg", "HS256")
-              .put("typ", "JWT")
-              .encode()
-              .getBytes(StandardCharsets.UTF_8));
+  /**
+   * The longest an approval may hold: as long as the shared record that it was used is kept, so a
+   * token can never outlive the memory of its use.
+   */
+  public static final long MAX_LIFETIME_SECONDS = Stores.IDEMPOTENCY_RECORD_TTL_MS / 1000;
 
-  private final byte[] key;
+  private static final SignedClaims FORMAT = SignedClaims.ofType(TYPE);
 
-  public ApprovalTokens(byte[] key) {
-    if (key.length < MIN_KEY_BYTES) {
+  private final TrustedKeys keys;
+
+  private ApprovalTokens(TrustedKeys keys) {
+    this.keys = keys;
+  }
+
+  /** Verifies tokens signed by one of these public keys. */
+  public static ApprovalTokens trusting(TrustedKeys keys) {
+    return new ApprovalTokens(keys);
+  }
+
+  /** Reads the approvers' public keys, a JWK set; a set holding a private key is refused. */
+  public static ApprovalTokens fromFile(Path publicKeys) throws IOException {
+    return trusting(TrustedKeys.parse(Files.readString(publicKeys, StandardCharsets.UTF_8)));
+  }
+
+  /** Signs {@code claims} with an approver's private key. */
+  public static String mint(ApprovalClaims claims, SigningKey key) {
+    long lifetime = claims.expiresAtSeconds() - claims.issuedAtSeconds();
+    if (lifetime < 1 || lifetime > MAX_LIFETIME_SECONDS) {
       throw new IllegalArgumentException(
-          "an approval key needs at least " + MIN_KEY_BYTES + " bytes, was " + key.length);
+          "an approval holds 1 to " + MAX_LIFETIME_SECONDS + " s, was " + lifetime + " s");
     }
-    this.key = key.clone();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("jti", claims.approvalId());
+    json.put("tool", claims.tool());
+    json.put("args", claims.argumentsHash());
+    json.put("sub", claims.approver());
+    json.put("iat", claims.issuedAtSeconds());
+    json.put("exp", claims.expiresAtSeconds());
+    return FORMAT.sign(json, key);
   }
 
-  /** Reads the key file (trailing newlines ignored). */
-  public static ApprovalTokens fromFile(Path file) throws IOException {
-    String text = Files.readString(file, StandardCharsets.UTF_8).stripTrailing();
-    return new ApprovalTokens(text.getBytes(StandardCharsets.UTF_8));
+  /** The key ids these tokens may be signed with. */
+  public List<String> keyIds() {
+    return keys.keyIds();
   }
 
-  public String mint(ApprovalClaims claims) {
-    JsonObject payload =
-        new JsonObject()
-            .put("jti", claims.approvalId())
-            .put("tool", claims.tool())
-            .put("args", claims.argumentsHash())
-            .put("sub", claims.approver())
-            .put("iat", claims.issuedAtSeconds())
-            .put("exp", claims.expiresAtSeconds());
-    String signingInput = HEADER + "." + b64(payload.encode().getBytes(StandardCharsets.UTF_8));
-    return signingInput + "." + b64(hmac(signingInput));
-  }
-
-  /** The claims of a token this key signed; throws when the signature or shape is wrong. */
+  /**
+   * The claims of a token one of the trusted keys signed.
+   *
+   * @throws InvalidApprovalException when the signature, the type or the claims' shape is wrong
+   */
   public ApprovalClaims verify(String token) throws InvalidApprovalException {
-    String[] parts = token.split("\\.", -1);
-    if (parts.length != 3) {
-      throw new InvalidApprovalException("the approval token is not a compact JWS (three parts)");
-    }
-    byte[] signature;
+    Map<String, Object> claims;
     try {
-      signature = Base64.getUrlDecoder().decode(parts[2]);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidApprovalException("the approval token's signature is not base64url");
+      claims = FORMAT.verify(token, keys);
+    } catch (SignatureRefused e) {
+      throw new InvalidApprovalException("the approval token is refused: " + e.getMessage());
     }
-    if (!MessageDigest.isEqual(signature, hmac(parts[0] + "." + parts[1]))) {
-      throw new InvalidApprovalException("the approval token's signature does not verify");
-    }
-    try {
-      JsonObject header =
-          new JsonObject(
-              new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8));
-      if (!"HS256".equals(header.getString("alg"))) {
-        throw new InvalidApprovalException("the approval token must use HS256");
-      }
-      JsonObject claims =
-          new JsonObject(
-              new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
-      String id = claims.getString("jti");
-      String tool = claims.getString("tool");
-      String args = claims.getString("args");
-      Long exp = claims.getLong("exp");
-      if (id == null || tool == null || args == null || exp == null) {
-        throw new InvalidApprovalException("the approval token lacks jti, tool, args or exp");
-      }
-      return new ApprovalClaims(
-          id, tool, args, claims.getString("sub"), claims.getLong("iat", 0L), exp);
-    } catch (DecodeException | IllegalArgumentException | ClassCastException e) {
+    if (!(claims.get("jti") instanceof String id)
+        || !(claims.get("tool") instanceof String tool)
+        || !(claims.get("args") instanceof String args)
+        || !(claims.get("sub") instanceof String approver)
+        || !(claims.get("iat") instanceof Number iat)
+        || !(claims.get("exp") instanceof Number exp)) {
       throw new InvalidApprovalException(
-          "the approval token's header or claims are not valid JSON");
+          "the approval token lacks one of jti, tool, args, sub, iat, exp");
     }
-  }
-
-  private byte[] hmac(String signingInput) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every JRE", e);
+    if (exp.longValue() - iat.longValue() > MAX_LIFETIME_SECONDS) {
+      throw new InvalidApprovalException(
+          "the approval token holds "
+              + (exp.longValue() - iat.longValue())
+              + " s, more than the "
+              + MAX_LIFETIME_SECONDS
+              + " s an approval may");
     }
-  }
-
-  private static String b64(byte[] bytes) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return new ApprovalClaims(id, tool, args, approver, iat.longValue(), exp.longValue());
   }
 }

@@ -2,6 +2,7 @@ package dev.toolgate.sidecar.approval;
 
 import dev.toolgate.policy.approval.ApprovalClaims;
 import dev.toolgate.policy.idempotency.IdempotencyKeys;
+import dev.toolgate.trust.SigningKey;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -23,8 +24,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "approve",
     mixinStandardHelpOptions = true,
+    subcommands = ApprovalKeygenCommand.class,
     description = {
-      "Mints an approval token for one call of a tool with exactly these arguments, and prints it.",
+      "Signs an approval token for one call of a tool with exactly these arguments, and prints it.",
       "The agent sends it in _meta \"dev.toolgate/approval\" (or the Toolgate-Approval header)."
           + " Single-use."
     })
@@ -36,37 +38,36 @@ public final class ApproveCommand implements Callable<Integer> {
 
   @Option(
       names = "--key-file",
-      required = true,
       paramLabel = "FILE",
-      description = "The approval key (the sidecars' approvals.keyFile).")
+      description =
+          "The approver's private key (required; a JWK, from approve keygen); the sidecars hold its"
+              + " public half.")
   Path keyFile;
 
-  @Option(
-      names = "--tool",
-      required = true,
-      paramLabel = "NAME",
-      description = "The tool approved.")
+  @Option(names = "--tool", paramLabel = "NAME", description = "The tool approved (required).")
   String tool;
 
   @Option(
       names = "--arguments",
-      required = true,
       paramLabel = "JSON",
-      description = "The call's arguments, as the agent will send them.")
+      description = "The call's arguments, as the agent will send them (required).")
   String arguments;
 
   @Option(
       names = "--ttl-seconds",
       paramLabel = "N",
       defaultValue = "" + DEFAULT_TTL_SECONDS,
-      description = "How long the approval holds (default ${DEFAULT-VALUE}).")
+      description =
+          "How long the approval holds, at most "
+              + ApprovalTokens.MAX_LIFETIME_SECONDS
+              + " (default ${DEFAULT-VALUE}).")
   long ttlSeconds;
 
   @Option(
       names = "--approver",
       paramLabel = "NAME",
       defaultValue = "${env:USER:-unknown}",
-      description = "Who approves, recorded in the evidence (default $USER).")
+      description = "Who approves, in every event of the call (default $USER).")
   String approver;
 
   private final Clock clock;
@@ -77,9 +78,20 @@ public final class ApproveCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (ttlSeconds < 1) {
+    if (keyFile == null || tool == null || arguments == null) {
       throw new ParameterException(
-          spec.commandLine(), "--ttl-seconds must be >= 1, was " + ttlSeconds);
+          spec.commandLine(), "Missing required options: --key-file, --tool and --arguments");
+    }
+    if (approver == null || approver.isBlank()) {
+      throw new ParameterException(spec.commandLine(), "--approver must name someone");
+    }
+    if (ttlSeconds < 1 || ttlSeconds > ApprovalTokens.MAX_LIFETIME_SECONDS) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--ttl-seconds must be from 1 to "
+              + ApprovalTokens.MAX_LIFETIME_SECONDS
+              + ", was "
+              + ttlSeconds);
     }
     JsonObject parsed;
     try {
@@ -89,9 +101,9 @@ public final class ApproveCommand implements Callable<Integer> {
           spec.commandLine(), "--arguments must be a JSON object: " + e.getMessage());
     }
     PrintWriter err = spec.commandLine().getErr();
-    ApprovalTokens tokens;
+    SigningKey key;
     try {
-      tokens = ApprovalTokens.fromFile(keyFile);
+      key = SigningKey.read(keyFile);
     } catch (IOException | IllegalArgumentException e) {
       err.println("error: cannot use the key file " + keyFile + ": " + e.getMessage());
       return 2;
@@ -101,15 +113,27 @@ public final class ApproveCommand implements Callable<Integer> {
     spec.commandLine()
         .getOut()
         .println(
-            tokens.mint(
+            ApprovalTokens.mint(
                 new ApprovalClaims(
                     id,
                     tool,
                     IdempotencyKeys.argumentsHash(parsed.getMap()),
                     approver,
                     now,
-                    now + ttlSeconds)));
-    err.println("approval " + id + " for " + tool + ", valid " + ttlSeconds + " s, single-use");
+                    now + ttlSeconds),
+                key));
+    err.println(
+        "approval "
+            + id
+            + " by "
+            + approver
+            + " (key "
+            + key.keyId()
+            + ") for "
+            + tool
+            + ", valid "
+            + ttlSeconds
+            + " s, single-use");
     return 0;
   }
 }

@@ -218,11 +218,16 @@ public final class ConfigLoader {
       throw new ConfigException(source, problems);
     }
     ApprovalTokens tokens = null;
-    if (config.approvals().keyFile() != null) {
+    if (config.approvals().publicKeysFile() != null) {
       try {
-        tokens = ApprovalTokens.fromFile(Path.of(config.approvals().keyFile()));
-      } catch (IOException | IllegalArgumentException e) {
-        throw new ConfigException(source, List.of("approvals.keyFile: " + e.getMessage()));
+        tokens = ApprovalTokens.fromFile(Path.of(config.approvals().publicKeysFile()));
+      } catch (IOException e) {
+        throw new ConfigException(
+            source,
+            List.of(
+                "approvals.publicKeysFile: cannot read " + config.approvals().publicKeysFile()));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(source, List.of("approvals.publicKeysFile: " + e.getMessage()));
       }
     }
     return new LoadedConfig(config, hash, clock.instant(), tokens, provenance);
@@ -282,7 +287,9 @@ public final class ConfigLoader {
   }
 
   private static ApprovalOptions resolve(ApprovalOptions approvals, String source) {
-    return approvals == null ? null : new ApprovalOptions(relativeTo(source, approvals.keyFile()));
+    return approvals == null
+        ? null
+        : new ApprovalOptions(relativeTo(source, approvals.publicKeysFile()));
   }
 
   private static AdminOptions resolveAdmin(AdminOptions admin, String source) {
@@ -292,7 +299,7 @@ public final class ConfigLoader {
   }
 
   private static void approvals(SidecarConfig config, List<String> problems) {
-    String keyFile = config.approvals().keyFile();
+    String keyFile = config.approvals().publicKeysFile();
     var tools = config.policy().tools();
     for (int i = 0; i < tools.size(); i++) {
       if (tools.get(i).approval() == dev.toolgate.policy.model.Approval.HUMAN_REQUIRED
@@ -300,23 +307,8 @@ public final class ConfigLoader {
         problems.add(
             "tools["
                 + i
-                + "].approval: human_required needs approvals.keyFile, the key"
-                + " that verifies approval tokens");
-      }
-    }
-    if (keyFile != null) {
-      Path key = Path.of(keyFile);
-      try {
-        long size = Files.size(key);
-        if (size < 32) {
-          problems.add(
-              "approvals.keyFile: the key must hold at least 32 bytes, "
-                  + keyFile
-                  + " holds "
-                  + size);
-        }
-      } catch (IOException e) {
-        problems.add("approvals.keyFile: cannot read " + keyFile);
+                + "].approval: human_required needs approvals.publicKeysFile, the approvers'"
+                + " public keys that verify approval tokens");
       }
     }
   }

@@ -33,6 +33,8 @@ import java.time.Instant;
  * @param reason why the sidecar decided as it did (denials, ambiguous writes)
  * @param wouldHave in shadow mode, what enforcement would have done
  * @param circuitState the tool's circuit when the call came, when it has a breaker
+ * @param approvalId the id of the verified approval the call carries, when it carries one
+ * @param approver who signed that approval
  */
 public record AttemptEvent(
     Instant timestamp,
@@ -57,7 +59,9 @@ public record AttemptEvent(
     String idempotencyKey,
     String reason,
     String wouldHave,
-    String circuitState) {
+    String circuitState,
+    String approvalId,
+    String approver) {
 
   // The field names, each quoted and encoded once for every event written.
   private static final SerializedString TS = new SerializedString("ts");
@@ -86,6 +90,8 @@ public record AttemptEvent(
   private static final SerializedString REASON = new SerializedString("reason");
   private static final SerializedString WOULD_HAVE = new SerializedString("wouldHave");
   private static final SerializedString CIRCUIT_STATE = new SerializedString("circuitState");
+  private static final SerializedString APPROVAL_ID = new SerializedString("approvalId");
+  private static final SerializedString APPROVER = new SerializedString("approver");
 
   /**
    * Writes the event as one JSON object, absent fields left out. Streamed field by field: no map,
@@ -118,6 +124,8 @@ public record AttemptEvent(
     field(out, REASON, reason);
     field(out, WOULD_HAVE, wouldHave);
     field(out, CIRCUIT_STATE, circuitState);
+    field(out, APPROVAL_ID, approvalId);
+    field(out, APPROVER, approver);
     out.writeEndObject();
   }
 

@@ -12,8 +12,8 @@ import java.time.Instant;
 
 /**
  * The evidence of one tool call: one event per attempt (and one for a call answered without one),
- * each with what the whole call shares — its ids, session, configuration, mode, key and circuit —
- * and what the attempt adds, set by name on an {@link Entry}.
+ * each with what the whole call shares — its ids, session, configuration, mode, key, circuit and
+ * approval — and what the attempt adds, set by name on an {@link Entry}.
  */
 final class CallEvidence {
 
@@ -25,6 +25,7 @@ final class CallEvidence {
   private final String toolLabel;
   private final Mode mode;
   private final BreakerGate gate;
+  private final CallApproval approval;
   private String idempotencyKey;
 
   CallEvidence(
@@ -35,7 +36,8 @@ final class CallEvidence {
       String upstream,
       String toolLabel,
       Mode mode,
-      BreakerGate gate) {
+      BreakerGate gate,
+      CallApproval approval) {
     this.s = s;
     this.id = id;
     this.loaded = loaded;
@@ -44,6 +46,7 @@ final class CallEvidence {
     this.toolLabel = toolLabel;
     this.mode = mode;
     this.gate = gate;
+    this.approval = approval;
   }
 
   /** The write's key, for every event from now on. */
@@ -175,7 +178,9 @@ final class CallEvidence {
                   idempotencyKey,
                   reason,
                   wouldHave == null ? null : wouldHave.wireName(),
-                  gate.circuitAtCall()));
+                  gate.circuitAtCall(),
+                  approval == null ? null : approval.approvalId(),
+                  approval == null ? null : approval.approver()));
       s.audit().record(id.sessionKey(), now, tool, attempt, result.wireName(), decided);
     }
   }

@@ -9,7 +9,6 @@ import dev.toolgate.sidecar.state.IdempotencyStore;
 import dev.toolgate.sidecar.state.LastKnownResults;
 import dev.toolgate.sidecar.state.QuotaStore;
 import dev.toolgate.sidecar.state.SessionAudit;
-import dev.toolgate.sidecar.state.UsedApprovals;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -27,7 +26,6 @@ record CallServices(
     ToolgateMetrics metrics,
     Clock clock,
     IdempotencyStore idempotency,
-    UsedApprovals usedApprovals,
     IntentRegistry intents,
     Map<String, Promise<JsonObject>> sharedCalls,
     AtomicReference<RetryBudget> retryBudgetInForce,

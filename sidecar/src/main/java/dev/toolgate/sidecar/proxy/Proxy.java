@@ -10,7 +10,6 @@ import dev.toolgate.sidecar.state.Breakers;
 import dev.toolgate.sidecar.state.LastKnownResults;
 import dev.toolgate.sidecar.state.SessionAudit;
 import dev.toolgate.sidecar.state.Stores;
-import dev.toolgate.sidecar.state.UsedApprovals;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -94,7 +93,6 @@ public final class Proxy {
             metrics,
             clock,
             stores.idempotency(),
-            new UsedApprovals(),
             intents,
             new ConcurrentHashMap<>(),
             retryBudget,

@@ -86,7 +86,8 @@ final class ToolCall {
             ? new CallApproval(s, id, loaded.approvalTokens())
             : null;
     this.evidence =
-        new CallEvidence(s, id, loaded, ctx.correlationId(), upstream, toolLabel, mode, gate);
+        new CallEvidence(
+            s, id, loaded, ctx.correlationId(), upstream, toolLabel, mode, gate, approval);
     this.attempts = new AttemptLoop(this);
     this.write =
         rule.effect().isWrite() && rule.idempotency() != null ? new IdempotentWrite(this) : null;
@@ -112,15 +113,37 @@ final class ToolCall {
 
   /** Every step let the call through: the approval is spent on its operation, then attempts run. */
   void admitted() {
-    String key = ctx.idempotencyKey();
-    if (approval != null && !approval.spendOn(key != null ? key : ctx.correlationId())) {
-      if (key != null) {
-        s.idempotency().release(key);
-      }
-      deny(AgentCode.APPROVAL_REQUIRED, Wording.approvalSpent(approval.approvalId()), null);
+    if (approval == null) {
+      attempts.start();
       return;
     }
-    attempts.start();
+    String key = ctx.idempotencyKey();
+    approval
+        .spendOn(key != null ? key : ctx.correlationId())
+        .onComplete(
+            spent -> {
+              if (spent.succeeded() && spent.result()) {
+                attempts.start();
+                return;
+              }
+              if (key != null) {
+                s.idempotency().release(key);
+              }
+              if (spent.failed()) {
+                deny(
+                    AgentCode.POLICY_DENIED,
+                    "the shared state cannot say whether approval "
+                        + approval.approvalId()
+                        + " was used: "
+                        + spent.cause().getMessage(),
+                    null);
+              } else {
+                deny(
+                    AgentCode.APPROVAL_REQUIRED,
+                    Wording.approvalSpent(approval.approvalId()),
+                    null);
+              }
+            });
   }
 
   // ---- the end of the call --------------------------------------------------------------------

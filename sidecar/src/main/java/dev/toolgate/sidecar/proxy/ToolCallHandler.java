@@ -139,6 +139,8 @@ final class ToolCallHandler {
                 null,
                 message,
                 null,
+                null,
+                null,
                 null));
     services.metrics().rejected(reason);
     if (req.response().ended() || req.response().closed()) {

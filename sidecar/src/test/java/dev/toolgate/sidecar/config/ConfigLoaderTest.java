@@ -88,8 +88,8 @@ class ConfigLoaderTest {
         .isEqualTo(Effect.IDEMPOTENT_WRITE);
     assertThat(loaded.hash()).hasSize(64);
     assertThat(loaded.loadedAt()).isEqualTo(NOW);
-    assertThat(loaded.config().approvals().keyFile())
-        .isEqualTo(dir.resolve("target/approval.key").toString());
+    assertThat(loaded.config().approvals().publicKeysFile())
+        .isEqualTo(dir.resolve("target/approval-keys.json").toString());
     assertThat(loaded.approvalTokens()).isNotNull();
   }
 
@@ -98,8 +98,9 @@ class ConfigLoaderTest {
     Path copy = dir.resolve("rendered.yaml");
     Files.copy(
         Path.of("../operator/src/test/resources/golden/deployment-tools.sidecar.yaml"), copy);
-    Files.write(
-        dir.resolve("approval.key"), dev.toolgate.sidecar.support.SidecarFixture.APPROVAL_KEY);
+    Files.writeString(
+        dir.resolve("approval-keys.json"),
+        dev.toolgate.sidecar.support.SidecarFixture.APPROVER.publicKeys().toJson());
 
     LoadedConfig loaded = loader.load(copy);
 
@@ -119,23 +120,32 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void refusesAnApprovedToolWithoutAKeyAndATooShortKey() throws Exception {
+  void refusesAnApprovedToolWithoutPublicKeysAndASharedSecretOrAPrivateKeyInTheirPlace()
+      throws Exception {
     String approved =
         MINIMAL
             + "tools:\n  - {name: w, upstream: api, effect: idempotent_write,"
             + " approval: human_required}\n";
     assertThat(failure(approved).problems())
         .containsExactly(
-            "tools[0].approval: human_required needs approvals.keyFile, the key that verifies approval tokens");
+            "tools[0].approval: human_required needs approvals.publicKeysFile, the approvers'"
+                + " public keys that verify approval tokens");
 
-    Files.writeString(dir.resolve("short.key"), "too short");
-    assertThat(
-            failure(approved + "approvals: {keyFile: " + dir.resolve("short.key") + "}\n")
-                .problems())
-        .containsExactly(
-            "approvals.keyFile: the key must hold at least 32 bytes, "
-                + dir.resolve("short.key")
-                + " holds 9");
+    Path hmac = Files.writeString(dir.resolve("hmac.key"), "a-shared-secret-0123456789abcdef");
+    assertThat(failure(approved + "approvals: {publicKeysFile: " + hmac + "}\n").problems())
+        .singleElement()
+        .asString()
+        .startsWith("approvals.publicKeysFile: not a JWK set");
+    Path leaked =
+        Files.writeString(
+            dir.resolve("private.json"),
+            "{\"keys\":["
+                + dev.toolgate.sidecar.support.SidecarFixture.APPROVER.toPrivateJson()
+                + "]}");
+    assertThat(failure(approved + "approvals: {publicKeysFile: " + leaked + "}\n").problems())
+        .singleElement()
+        .asString()
+        .contains("a sidecar must be given public keys only");
   }
 
   @Test

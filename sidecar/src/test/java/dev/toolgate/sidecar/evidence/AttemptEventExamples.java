@@ -32,6 +32,8 @@ final class AttemptEventExamples {
         null,
         null,
         null,
-        "closed");
+        "closed",
+        null,
+        null);
   }
 }

@@ -63,7 +63,9 @@ class EventLinesTest {
             "idem-1",
             "budget \"spent\"",
             "deny",
-            "half_open");
+            "half_open",
+            "ap-1",
+            "alice");
 
     EventLines.write(List.of(every), out);
 
@@ -77,7 +79,8 @@ class EventLinesTest {
                 + "\"backendOperationId\":\"op-9\",\"policyRevision\":7,\"configHash\":\"abc\","
                 + "\"mode\":\"shadow\",\"decision\":\"forwarded\",\"retryReason\":\"timeout\","
                 + "\"idempotencyKey\":\"idem-1\",\"reason\":\"budget \\\"spent\\\"\","
-                + "\"wouldHave\":\"deny\",\"circuitState\":\"half_open\"}"
+                + "\"wouldHave\":\"deny\",\"circuitState\":\"half_open\","
+                + "\"approvalId\":\"ap-1\",\"approver\":\"alice\"}"
                 + "\n");
   }
 

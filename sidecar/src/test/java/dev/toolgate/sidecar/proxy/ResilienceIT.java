@@ -10,6 +10,7 @@ import dev.toolgate.policy.idempotency.IdempotencyKeys;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
 import dev.toolgate.sidecar.evidence.AttemptEvent;
 import dev.toolgate.sidecar.support.SidecarFixture;
+import dev.toolgate.trust.SigningKey;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -56,21 +57,21 @@ class ResilienceIT {
     session = f.initialize(API);
   }
 
-  private String token(String tool, JsonObject args, long fromNowSeconds, byte[] key) {
+  private String token(String tool, JsonObject args, long fromNowSeconds, SigningKey key) {
     long now = System.currentTimeMillis() / 1000;
-    return new ApprovalTokens(key)
-        .mint(
-            new ApprovalClaims(
-                "ap-" + System.nanoTime(),
-                tool,
-                IdempotencyKeys.argumentsHash(args.getMap()),
-                "alice",
-                now,
-                now + fromNowSeconds));
+    return ApprovalTokens.mint(
+        new ApprovalClaims(
+            "ap-" + System.nanoTime(),
+            tool,
+            IdempotencyKeys.argumentsHash(args.getMap()),
+            "alice",
+            now - 60,
+            now + fromNowSeconds),
+        key);
   }
 
   private String token(JsonObject args) {
-    return token(RESTART, args, 600, SidecarFixture.APPROVAL_KEY);
+    return token(RESTART, args, 600, SidecarFixture.APPROVER);
   }
 
   private HttpResponse<String> call(
@@ -163,6 +164,13 @@ class ResilienceIT {
     AttemptEvent lookup = events("get_operation_by_key", 1).get(0);
     assertThat(lookup.decision()).isEqualTo("ambiguous_lookup");
     assertThat(lookup.backendOperationId()).isEqualTo(details.getString("operationId"));
+    assertThat(List.of(attempt, lookup))
+        .as("every event of the call names its approval and its approver")
+        .allSatisfy(
+            e -> {
+              assertThat(e.approvalId()).startsWith("ap-");
+              assertThat(e.approver()).isEqualTo("alice");
+            });
 
     HttpResponse<String> relaunch = restart("intent-1", approval);
 
@@ -294,22 +302,50 @@ class ResilienceIT {
   @Test
   void refusesAForgedExpiredMismatchedOrReusedApproval() throws Exception {
     start("");
-    byte[] otherKey = "another-key-that-nobody-gave-the-sidecar!!".getBytes();
-    String forged = token(RESTART, RESTART_ARGS, 600, otherKey);
-    String expired = token(RESTART, RESTART_ARGS, -1, SidecarFixture.APPROVAL_KEY);
+    String forged =
+        token(RESTART, RESTART_ARGS, 600, SigningKey.generate(SidecarFixture.APPROVER.keyId()));
+    String unknownKey = token(RESTART, RESTART_ARGS, 600, SigningKey.generate("mallory"));
+    String expired = token(RESTART, RESTART_ARGS, -1, SidecarFixture.APPROVER);
     String otherArgs = token(new JsonObject().put("job_id", "j2").put("environment", "prod"));
     String used = token(RESTART_ARGS);
     assertThat(result(restart("first-use", used)).getBoolean("isError")).isFalse();
 
     assertThat(toolgate(restart("no-token", null)).getString("code"))
         .isEqualTo("approval_required");
-    assertThat(refusal(forged)).contains("signature does not verify");
+    assertThat(refusal(forged)).contains("does not match the token");
+    assertThat(refusal(unknownKey)).contains("signed with key id mallory, not one of");
+    assertThat(refusal(hs256(RESTART_ARGS))).contains("not EdDSA");
     assertThat(refusal(expired)).contains("expired");
     assertThat(refusal(otherArgs)).contains("other arguments");
     assertThat(refusal(used)).contains("already used");
     assertThat(f.backend.ledger().callsReceived(RESTART))
         .as("only the first use reached the backend")
         .isEqualTo(1);
+  }
+
+  /** What the approvals of an earlier version looked like: HS256 over a shared key. */
+  private static String hs256(JsonObject args) throws Exception {
+    java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+    long now = System.currentTimeMillis() / 1000;
+    String header = b64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes());
+    String claims =
+        b64.encodeToString(
+            new JsonObject()
+                .put("jti", "ap-hs")
+                .put("tool", RESTART)
+                .put("args", IdempotencyKeys.argumentsHash(args.getMap()))
+                .put("sub", "mallory")
+                .put("iat", now)
+                .put("exp", now + 600)
+                .encode()
+                .getBytes());
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(new javax.crypto.spec.SecretKeySpec(new byte[32], "HmacSHA256"));
+    return header
+        + "."
+        + claims
+        + "."
+        + b64.encodeToString(mac.doFinal((header + "." + claims).getBytes()));
   }
 
   private String refusal(String token) throws Exception {

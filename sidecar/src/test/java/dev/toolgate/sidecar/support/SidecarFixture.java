@@ -172,13 +172,17 @@ public final class SidecarFixture implements AutoCloseable {
     return kept.substring(0, kept.length() - 1);
   }
 
-  /** The approval key the demo configuration points at, relative to the configuration. */
-  public static final byte[] APPROVAL_KEY =
-      "test-approval-key-0123456789abcdefghijklmnop".getBytes(StandardCharsets.UTF_8);
+  /** An approver's private key: the tests sign approvals with it, as a human would. */
+  public static final SigningKey APPROVER = SigningKey.generate("approver-test");
 
+  /**
+   * Writes the approver's public key set where the demo configuration points
+   * (approvals.publicKeysFile), relative to the configuration.
+   */
   public static void writeApprovalKey(Path configDir) throws IOException {
     Files.createDirectories(configDir.resolve("target"));
-    Files.write(configDir.resolve("target/approval.key"), APPROVAL_KEY);
+    Files.writeString(
+        configDir.resolve("target/approval-keys.json"), APPROVER.publicKeys().toJson());
   }
 
   /**
