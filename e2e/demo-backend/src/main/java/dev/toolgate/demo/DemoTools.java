@@ -19,6 +19,12 @@ final class DemoTools {
   static final String GET_OPERATION_BY_KEY = "get_operation_by_key";
   static final String SEARCH_LOGS = "search_logs";
 
+  /**
+   * A newer name of {@link #GET_DEPLOYMENT_JOB} that the demo policy does not name: what a backend
+   * that added a tool before its policy did looks like.
+   */
+  static final String GET_DEPLOYMENT_JOB_V2 = "get_deployment_job_v2";
+
   /** A call the tool refuses: answered as JSON-RPC -32602. */
   static final class InvalidArgumentsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -40,7 +46,12 @@ final class DemoTools {
 
   static boolean exists(String tool) {
     return switch (tool) {
-      case GET_DEPLOYMENT_JOB, RESTART_DEPLOYMENT_JOB, GET_OPERATION_BY_KEY, SEARCH_LOGS -> true;
+      case GET_DEPLOYMENT_JOB,
+          GET_DEPLOYMENT_JOB_V2,
+          RESTART_DEPLOYMENT_JOB,
+          GET_OPERATION_BY_KEY,
+          SEARCH_LOGS ->
+          true;
       default -> false;
     };
   }
@@ -65,13 +76,19 @@ final class DemoTools {
                 "Finds the operation created for an idempotency key.",
                 schema("idempotency_key"),
                 true))
-        .add(tool(SEARCH_LOGS, "Searches a window of logs. Expensive.", schema("query"), true));
+        .add(tool(SEARCH_LOGS, "Searches a window of logs. Expensive.", schema("query"), true))
+        .add(
+            tool(
+                GET_DEPLOYMENT_JOB_V2,
+                "Reads the current state of a deployment job (newer name).",
+                schema("job_id"),
+                true));
   }
 
   /** Checks a call's arguments before any work, so a bad call costs nothing. */
   void validate(String tool, JsonObject args) {
     switch (tool) {
-      case GET_DEPLOYMENT_JOB -> required(args, "job_id");
+      case GET_DEPLOYMENT_JOB, GET_DEPLOYMENT_JOB_V2 -> required(args, "job_id");
       case RESTART_DEPLOYMENT_JOB -> {
         required(args, "job_id");
         required(args, "environment");
@@ -85,7 +102,7 @@ final class DemoTools {
   /** Performs the call's effect and returns its {@code CallToolResult}. */
   JsonObject perform(String tool, JsonObject args, String idempotencyKey) {
     return switch (tool) {
-      case GET_DEPLOYMENT_JOB -> getJob(args.getString("job_id"));
+      case GET_DEPLOYMENT_JOB, GET_DEPLOYMENT_JOB_V2 -> getJob(args.getString("job_id"));
       case RESTART_DEPLOYMENT_JOB -> restart(args, idempotencyKey);
       case GET_OPERATION_BY_KEY -> lookup(args.getString("idempotency_key"));
       case SEARCH_LOGS -> search(args.getString("query"));

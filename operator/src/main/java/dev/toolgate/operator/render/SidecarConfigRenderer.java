@@ -88,17 +88,10 @@ public final class SidecarConfigRenderer {
     if (options.upstreamUrls().isEmpty()) {
       return spec;
     }
-    return new Policy(
-        spec.mode(),
-        spec.killSwitch(),
-        spec.budget(),
+    return spec.withUpstreams(
         spec.upstreams().stream()
             .map(
                 u -> new Upstream(u.name(), options.upstreamUrls().getOrDefault(u.name(), u.url())))
-            .toList(),
-        spec.quotas(),
-        spec.tools(),
-        spec.retryBudget(),
-        spec.intentWindowSeconds());
+            .toList());
   }
 }

@@ -38,6 +38,23 @@ public final class Admission {
    */
   public record Decision(boolean admitted, AgentCode code, List<String> reasons) {}
 
+  /**
+   * The decision for a tool the policy does not name under {@code unlistedTools: deny}: refused
+   * before anything else, reaching no upstream.
+   */
+  public static Decision unlistedDenied(String tool, String upstream) {
+    return new Decision(
+        false,
+        AgentCode.POLICY_DENIED,
+        List.of(
+            "the policy does not name tool '"
+                + tool
+                + "' of upstream '"
+                + upstream
+                + "' and refuses unlisted tools (unlistedTools: deny); only the ToolPolicy's"
+                + " owner can add it"));
+  }
+
   public static Decision decide(ToolRule rule, boolean blockWrites, ApprovalStatus approval) {
     if (blockWrites && rule.effect().isWrite()) {
       return new Decision(

@@ -20,7 +20,37 @@ public record Policy(
     @JsonPropertyDescription(
             "How long an identical request without an intent id counts as the same intent "
                 + "(a relaunch).")
-        Integer intentWindowSeconds) {
+        Integer intentWindowSeconds,
+    @JsonPropertyDescription(
+            "What becomes of a tool the policy does not name: allow (the default) serves it under "
+                + "the defaults rule; deny leaves it out of tools/list and refuses its calls.")
+        UnlistedTools unlistedTools,
+    @JsonPropertyDescription(
+            "The rule of the tools the policy does not name, under unlistedTools: allow.")
+        UnlistedRule defaults) {
+
+  /** A policy with the unlisted tools allowed under the derived defaults. */
+  public Policy(
+      Mode mode,
+      KillSwitch killSwitch,
+      Budget budget,
+      List<Upstream> upstreams,
+      Quotas quotas,
+      List<ToolRule> tools,
+      RetryBudgetPolicy retryBudget,
+      Integer intentWindowSeconds) {
+    this(
+        mode,
+        killSwitch,
+        budget,
+        upstreams,
+        quotas,
+        tools,
+        retryBudget,
+        intentWindowSeconds,
+        null,
+        null);
+  }
 
   public static final int DEFAULT_INTENT_WINDOW_SECONDS = 300;
 
@@ -34,16 +64,53 @@ public record Policy(
     upstreams = upstreams == null ? List.of() : List.copyOf(upstreams);
     quotas = quotas == null ? Quotas.DEFAULT : quotas;
     tools = tools == null ? List.of() : List.copyOf(tools);
+    unlistedTools = unlistedTools == null ? UnlistedTools.ALLOW : unlistedTools;
+    defaults = defaults == null ? UnlistedRule.DERIVED : defaults;
+  }
+
+  /** This policy with other upstreams. */
+  public Policy withUpstreams(List<Upstream> others) {
+    return new Policy(
+        mode,
+        killSwitch,
+        budget,
+        others,
+        quotas,
+        tools,
+        retryBudget,
+        intentWindowSeconds,
+        unlistedTools,
+        defaults);
+  }
+
+  /** This policy with other quotas. */
+  public Policy withQuotas(Quotas others) {
+    return new Policy(
+        mode,
+        killSwitch,
+        budget,
+        upstreams,
+        others,
+        tools,
+        retryBudget,
+        intentWindowSeconds,
+        unlistedTools,
+        defaults);
+  }
+
+  /** Whether a call of this tool is refused because the policy does not name it. */
+  public boolean refusesUnlisted(String upstream, String tool) {
+    return unlistedTools == UnlistedTools.DENY && !names(upstream, tool);
   }
 
   public Optional<Upstream> upstream(String name) {
     return upstreams.stream().filter(u -> u.name().equals(name)).findFirst();
   }
 
-  /** The rule for a tool on an upstream; the safe default when the policy does not name it. */
+  /** The rule for a tool on an upstream; the defaults rule when the policy does not name it. */
   public ToolRule rule(String upstream, String tool) {
     ToolRule named = named(upstream, tool);
-    return named != null ? named : ToolRule.unlisted(tool, upstream);
+    return named != null ? named : defaults.ruleFor(tool, upstream, this);
   }
 
   /** The mode a tool runs in: its own when set, else the policy's. */

@@ -46,13 +46,4 @@ public record ToolRule(
   public String breakerName() {
     return breakerGroup != null ? breakerGroup : name;
   }
-
-  /**
-   * The rule of a tool the policy does not name: the safest reading, a non-idempotent write without
-   * retry (DESIGN section 4).
-   */
-  public static ToolRule unlisted(String name, String upstream) {
-    return new ToolRule(
-        name, upstream, Effect.NON_IDEMPOTENT_WRITE, RetryPolicy.NONE, null, Approval.NONE, null);
-  }
 }

@@ -70,6 +70,9 @@ public final class PolicyValidator {
       out.add(
           new Violation("retryBudget.windowSeconds", "must be >= 1, was " + rb.windowSeconds()));
     }
+    if (policy.defaults().breaker() != null) {
+      breaker("defaults.breaker", Effect.NON_IDEMPOTENT_WRITE, policy.defaults().breaker(), out);
+    }
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < policy.tools().size(); i++) {
       tool("tools[" + i + "]", policy.tools().get(i), upstreamNames, seen, out);

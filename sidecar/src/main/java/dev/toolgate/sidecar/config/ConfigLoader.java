@@ -256,20 +256,13 @@ public final class ConfigLoader {
             notify.webhookUrl(),
             relativeTo(source, notify.secretFile()),
             relativeTo(source, notify.caFile()));
-    return new Policy(
-        policy.mode(),
-        policy.killSwitch(),
-        policy.budget(),
-        policy.upstreams(),
+    return policy.withQuotas(
         new Quotas(
             quotas.perSession(),
             quotas.perAgent(),
             quotas.ratePerMinute(),
             quotas.idleExpirySeconds(),
-            resolved),
-        policy.tools(),
-        policy.retryBudget(),
-        policy.intentWindowSeconds());
+            resolved));
   }
 
   private static SharedStateOptions resolveState(SharedStateOptions shared, String source) {

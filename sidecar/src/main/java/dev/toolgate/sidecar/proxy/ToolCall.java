@@ -95,8 +95,11 @@ final class ToolCall {
     req.response().closeHandler(v -> agentGone());
   }
 
-  /** The kill switch and the approval, decided together. */
+  /** Whether the policy serves an unlisted tool, then the kill switch and the approval. */
   Admission.Decision policyDecision() {
+    if (policy.refusesUnlisted(upstream, id.tool())) {
+      return Admission.unlistedDenied(id.tool(), upstream);
+    }
     return Admission.decide(
         rule,
         policy.killSwitch().blockWrites(),

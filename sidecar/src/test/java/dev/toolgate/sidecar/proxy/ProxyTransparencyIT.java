@@ -54,7 +54,7 @@ class ProxyTransparencyIT {
                 .header("Toolgate-Conversation-Id", "conv-1"));
 
     assertThat(new JsonObject(list.body()).getJsonObject("result").getJsonArray("tools"))
-        .hasSize(4);
+        .hasSize(5);
     assertThat(call.statusCode()).isEqualTo(200);
     assertThat(call.headers().firstValue("Content-Type")).hasValue("application/json");
     JsonObject answer = new JsonObject(call.body());

@@ -67,6 +67,11 @@ public final class SidecarFixture implements AutoCloseable {
       // Local state unless a test asks for Hazelcast: quick, and no member to start.
       extraYaml = extraYaml + "sharedState: {mode: local}\n";
     }
+    if (!extraYaml.contains("defaults:")) {
+      // Tests call tools of their own upstreams that the demo policy does not name; unless a test
+      // is about unlisted tools, they do not borrow the approval of the demo's named write.
+      extraYaml = extraYaml + "defaults: {approval: none}\n";
+    }
     if (!extraYaml.contains("warmupCalls")) {
       // No warm-up unless a test asks: its CPU right after ready would slow the cases timed in ms.
       extraYaml =
@@ -141,8 +146,8 @@ public final class SidecarFixture implements AutoCloseable {
                 .append(", url: \"")
                 .append(url)
                 .append("\"}\n"));
-    return withoutFieldsOf(extraYaml, yaml.replace("upstreams:\n", upstreams.toString()))
-        + extraYaml;
+    String kept = withoutFieldsOf(extraYaml, yaml.replace("upstreams:\n", upstreams.toString()));
+    return (kept.endsWith("\n") ? kept : kept + "\n") + extraYaml;
   }
 
   private static final Pattern TOP_LEVEL_FIELD =
