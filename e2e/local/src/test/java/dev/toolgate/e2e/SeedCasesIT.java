@@ -725,4 +725,81 @@ class SeedCasesIT {
         map("unknown_metrics_or_labels", problems, "expressions_checked", queries.size()),
         List.of());
   }
+
+  /** Last: it spends the workload's new sessions for the minute. */
+  @Test
+  @Order(14)
+  void fortyOneWriteSessionsOfOneWorkloadStopAtItsCeiling() throws Exception {
+    // The approvals first (a JVM each): the 40 sessions then open within one minute.
+    List<Map<String, Object>> args =
+        IntStream.range(0, 40)
+            .mapToObj(i -> Map.<String, Object>of("job_id", "rot-" + i, "environment", "prod"))
+            .toList();
+    ExecutorService signers = Executors.newFixedThreadPool(4);
+    List<String> approvals;
+    try {
+      List<CompletableFuture<String>> minted = new ArrayList<>();
+      for (Map<String, Object> a : args) {
+        minted.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return stack.approve(RESTART, json(a));
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                signers));
+      }
+      approvals = minted.stream().map(CompletableFuture::join).toList();
+    } finally {
+      signers.shutdown();
+    }
+    Instant start = Instant.now();
+    long operations = stack.operationsPerformed(RESTART);
+    List<String> codes = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      try (Agent rotated = new Agent(stack.replicas().get(i % 2))) {
+        codes.add(
+            code(
+                rotated.call(
+                    RESTART,
+                    args.get(i),
+                    Map.of(INTENT, "rotation-" + i, APPROVAL, approvals.get(i)))));
+      }
+    }
+    List<JsonNode> events = eventsSince(start, 40);
+
+    long letThrough = codes.stream().filter("ok"::equals).count();
+    long refusedEvents =
+        events.stream()
+            .filter(e -> e.path("decision").asText().equals("denied:rate_limited"))
+            .filter(e -> e.path("reason").asText().contains("quotas.newSessionsPerMinute"))
+            .count();
+
+    // The sessions earlier cases opened in the last minute count too: at most 30 get through.
+    evidence.check(
+        "rotating_sessions_meet_the_workload_ceiling",
+        "issue 66 (a new session id lifts no limit)",
+        map(
+            "writes_let_through_at_most_30",
+            true,
+            "at_least_10_refused",
+            true,
+            "every_refusal_names_quotas.newSessionsPerMinute",
+            true,
+            "backend_operations_equal_writes_let_through",
+            true),
+        map(
+            "writes_let_through_at_most_30",
+            letThrough <= 30 && letThrough >= 25,
+            "at_least_10_refused",
+            40 - letThrough >= 10,
+            "every_refusal_names_quotas.newSessionsPerMinute",
+            codes.stream().filter(c -> !"ok".equals(c)).allMatch("rate_limited"::equals)
+                && refusedEvents == 40 - letThrough,
+            "backend_operations_equal_writes_let_through",
+            stack.operationsPerformed(RESTART) - operations == letThrough),
+        events);
+  }
 }

@@ -3,26 +3,75 @@ package dev.toolgate.policy.model;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/** Per-session quotas (seed 002). */
+/**
+ * Per-session quotas (seed 002), and the ceiling of the workload (the deployer's {@code agent.id},
+ * never what the agent sends) over all its sessions, so that new session ids lift nothing.
+ */
 public record Quotas(
     @JsonPropertyDescription("Calls allowed per session.") SessionQuota perSession,
     @JsonPropertyDescription(
-            "Calls allowed to all sessions of the agent together; none when absent.")
+            "Calls allowed to all sessions of the workload together, reads and writes. When "
+                + "absent, the workload's writes are still limited to 10 times "
+                + "perSession.write within the idle window.")
         SessionQuota perAgent,
     @JsonPropertyDescription("Calls per minute allowed to one session: stops a runaway loop early.")
         Integer ratePerMinute,
-    @JsonPropertyDescription("A session's counters expire after this long without a call.")
+    @JsonPropertyDescription(
+            "A session's (and the workload's) counters expire after this long without a call.")
         Integer idleExpirySeconds,
     @JsonPropertyDescription("Who is told of a write-quota block.") @JsonProperty("notify")
-        QuotaNotify notification) {
+        QuotaNotify notification,
+    @JsonPropertyDescription(
+            "New sessions the workload may open per minute: a fresh session id does not buy a "
+                + "fresh quota faster than this.")
+        Integer newSessionsPerMinute) {
   public static final int DEFAULT_IDLE_EXPIRY_SECONDS = 3_600;
   public static final int DEFAULT_RATE_PER_MINUTE = 120;
+  public static final int DEFAULT_NEW_SESSIONS_PER_MINUTE = 30;
 
-  public static final Quotas DEFAULT = new Quotas(null, null, null, null, null);
+  /** Without {@code perAgent}, the workload's writes are limited to this many sessions' worth. */
+  public static final int DEFAULT_WORKLOAD_SESSIONS = 10;
+
+  public static final Quotas DEFAULT = new Quotas(null, null, null, null, null, null);
+
+  public Quotas(
+      SessionQuota perSession,
+      SessionQuota perAgent,
+      Integer ratePerMinute,
+      Integer idleExpirySeconds,
+      QuotaNotify notification) {
+    this(perSession, perAgent, ratePerMinute, idleExpirySeconds, notification, null);
+  }
 
   public Quotas {
     ratePerMinute = ratePerMinute == null ? DEFAULT_RATE_PER_MINUTE : ratePerMinute;
     perSession = perSession == null ? SessionQuota.DEFAULT : perSession;
     idleExpirySeconds = idleExpirySeconds == null ? DEFAULT_IDLE_EXPIRY_SECONDS : idleExpirySeconds;
+    newSessionsPerMinute =
+        newSessionsPerMinute == null ? DEFAULT_NEW_SESSIONS_PER_MINUTE : newSessionsPerMinute;
+  }
+
+  /** Whether a call of this kind counts in the workload's total. */
+  public boolean countsWorkload(boolean write) {
+    return perAgent != null || write;
+  }
+
+  /** The workload's limits: {@code perAgent}, or by default 10 sessions' writes. */
+  public SessionQuota workloadLimit() {
+    return perAgent != null
+        ? perAgent
+        : new SessionQuota(
+            Integer.MAX_VALUE, multiply(perSession.write(), DEFAULT_WORKLOAD_SESSIONS));
+  }
+
+  /** This configuration with its notification settings replaced. */
+  public Quotas withNotification(QuotaNotify other) {
+    return new Quotas(
+        perSession, perAgent, ratePerMinute, idleExpirySeconds, other, newSessionsPerMinute);
+  }
+
+  private static int multiply(int limit, int times) {
+    long product = (long) limit * times;
+    return product > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) product;
   }
 }

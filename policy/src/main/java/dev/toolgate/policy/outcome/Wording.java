@@ -133,7 +133,13 @@ public final class Wording {
       return " Slow down: the rate frees up within a minute. Only the operators can change it,"
           + " in the ToolPolicy (quotas.ratePerMinute); a quota raise does not.";
     }
-    return " It holds for every session of this agent; only the operators can change it, in the"
+    if ("quotas.newSessionsPerMinute".equals(limitName)) {
+      return " This workload opens sessions too fast: a new session id does not bring a new quota."
+          + " Go on in an existing session, or wait a minute. Only the operators can change it,"
+          + " in the ToolPolicy (quotas.newSessionsPerMinute); a quota raise does not.";
+    }
+    return " It holds for every session of this workload together (by default 10 times"
+        + " quotas.perSession.write for writes); only the operators can change it, in the"
         + " ToolPolicy ("
         + limitName
         + "); a session's quota raise does not.";

@@ -134,15 +134,48 @@ public final class QuotaRules {
   }
 
   /**
-   * An agent's total over all its sessions, when {@code quotas.perAgent} is set. Without it,
-   * allowed with {@code usage} as it was (null where there is none): no fresh usage is built for a
-   * total nothing checks.
+   * Whether a call with this session usage opens a session: none yet, or idle-expired (a fresh
+   * quota), which the workload's {@code newSessionsPerMinute} counts.
    */
-  public static Outcome agent(Usage usage, boolean write, Quotas quotas, long nowMs) {
-    if (quotas.perAgent() == null) {
+  public static boolean opensSession(Usage session, Quotas quotas, long nowMs) {
+    return session == null || nowMs - session.lastSeenMs() >= quotas.idleExpirySeconds() * 1000L;
+  }
+
+  /**
+   * The workload's check, over all its sessions: the new sessions it opens per minute, then its
+   * total ({@code quotas.perAgent}, or by default its writes only, 10 sessions' worth). When
+   * neither applies, allowed with {@code usage} as it was (null where there is none): no fresh
+   * usage is built for a total nothing checks.
+   *
+   * @param opensSession whether the call opens its session ({@link #opensSession})
+   */
+  public static Outcome agent(
+      Usage usage, boolean write, boolean opensSession, Quotas quotas, long nowMs) {
+    boolean counted = quotas.countsWorkload(write);
+    if (!counted && !opensSession) {
       return new Outcome(QuotaVerdict.ALLOWED, usage);
     }
-    return count(current(usage, quotas, nowMs), write, quotas.perAgent(), "quotas.perAgent", nowMs);
+    Usage u = current(usage, quotas, nowMs);
+    if (opensSession) {
+      int opened = u.rate().inLastMinute(nowMs);
+      if (opened + 1 > quotas.newSessionsPerMinute()) {
+        return new Outcome(
+            new QuotaVerdict(
+                false,
+                AgentCode.RATE_LIMITED,
+                "quotas.newSessionsPerMinute",
+                quotas.newSessionsPerMinute(),
+                opened),
+            u);
+      }
+      u =
+          new Usage(
+              u.reads(), u.writes(), u.extraReads(), u.extraWrites(), nowMs, u.rate().count(nowMs));
+    }
+    if (!counted) {
+      return new Outcome(QuotaVerdict.ALLOWED, u);
+    }
+    return count(u, write, quotas.workloadLimit(), "quotas.perAgent", nowMs);
   }
 
   private static Usage current(Usage usage, Quotas quotas, long nowMs) {

@@ -20,6 +20,13 @@ public record QuotaVerdict(boolean allowed, AgentCode code, String limitName, in
     if (allowed) {
       return "within quotas";
     }
+    if ("quotas.newSessionsPerMinute".equals(limitName)) {
+      return "new-session limit reached: quotas.newSessionsPerMinute is "
+          + limit
+          + ", this workload opened "
+          + used
+          + " sessions in the last minute";
+    }
     return code == AgentCode.RATE_LIMITED
         ? "rate limit reached: "
             + limitName

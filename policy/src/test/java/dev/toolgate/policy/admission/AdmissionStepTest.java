@@ -22,29 +22,29 @@ class AdmissionStepTest {
   private static final IdempotencyPolicy KEY = new IdempotencyPolicy(List.of("intent_id"), null);
 
   @Test
-  void aReadPassesPolicyThenQuotaThenBreaker() {
+  void aReadPassesPolicyThenBreakerThenQuota() {
     assertThat(AdmissionStep.order(rule(Effect.READ_ONLY, null, null)))
-        .containsExactly(POLICY, QUOTA, BREAKER);
+        .containsExactly(POLICY, BREAKER, QUOTA);
   }
 
   @Test
-  void aWriteWithAKeyMeetsItsRecordLastAfterTheBreaker() {
+  void aWriteWithAKeyMeetsItsRecordAfterTheBreakerAndIsChargedLast() {
     assertThat(AdmissionStep.order(rule(Effect.IDEMPOTENT_WRITE, KEY, null)))
-        .containsExactly(POLICY, QUOTA, BREAKER, IDEMPOTENCY);
+        .containsExactly(POLICY, BREAKER, IDEMPOTENCY, QUOTA);
     assertThat(AdmissionStep.order(rule(Effect.NON_IDEMPOTENT_WRITE, KEY, null)))
-        .containsExactly(POLICY, QUOTA, BREAKER, IDEMPOTENCY);
+        .containsExactly(POLICY, BREAKER, IDEMPOTENCY, QUOTA);
   }
 
   @Test
   void aWriteWithoutAKeyHasNoRecordToMeet() {
     assertThat(AdmissionStep.order(rule(Effect.NON_IDEMPOTENT_WRITE, null, null)))
-        .containsExactly(POLICY, QUOTA, BREAKER);
+        .containsExactly(POLICY, BREAKER, QUOTA);
   }
 
   @Test
-  void aSharedExpensiveReadJoinsTheRunningCallLast() {
+  void aSharedExpensiveReadPaysItsQuotaThenJoinsTheRunningCall() {
     assertThat(AdmissionStep.order(rule(Effect.EXPENSIVE_READ, null, true)))
-        .containsExactly(POLICY, QUOTA, BREAKER, SHARED_READ);
+        .containsExactly(POLICY, BREAKER, QUOTA, SHARED_READ);
   }
 
   @Test
@@ -53,11 +53,14 @@ class AdmissionStepTest {
   }
 
   @Test
-  void everyOrderStartsWithTheKillSwitchAndApprovalAndNeverCountsADeniedCall() {
+  void everyOrderStartsWithTheKillSwitchAndApprovalAndChargesNoCallTheBreakerOrARecordStops() {
     for (Effect effect : Effect.values()) {
-      List<AdmissionStep> order = AdmissionStep.order(rule(effect, KEY, true));
-      assertThat(order.get(0)).isEqualTo(POLICY);
-      assertThat(order.indexOf(QUOTA)).isLessThan(order.indexOf(BREAKER));
+      for (Boolean shared : new Boolean[] {true, false}) {
+        List<AdmissionStep> order = AdmissionStep.order(rule(effect, KEY, shared));
+        assertThat(order.get(0)).isEqualTo(POLICY);
+        assertThat(order.indexOf(QUOTA)).isGreaterThan(order.indexOf(BREAKER));
+        assertThat(order.indexOf(QUOTA)).isGreaterThan(order.indexOf(IDEMPOTENCY));
+      }
     }
   }
 }

@@ -61,7 +61,11 @@ class WordingTest {
         .doesNotContain("--reads");
     assertThat(Wording.quotaLever("quotas.perAgent.write", "s1", true))
         .contains("quotas.perAgent.write")
-        .contains("every session of this agent")
+        .contains("every session of this workload together")
+        .doesNotContain("--writes");
+    assertThat(Wording.quotaLever("quotas.newSessionsPerMinute", "s1", true))
+        .contains("a new session id does not bring a new quota")
+        .contains("quotas.newSessionsPerMinute")
         .doesNotContain("--writes");
   }
 

@@ -105,12 +105,58 @@ class QuotaRulesTest {
     Usage agent = null;
     int allowed = 0;
     for (int i = 0; i < 5; i++) {
-      QuotaRules.Outcome o = QuotaRules.agent(agent, true, agentCap, now);
+      QuotaRules.Outcome o = QuotaRules.agent(agent, true, false, agentCap, now);
       agent = o.next();
       allowed += o.verdict().allowed() ? 1 : 0;
     }
 
     assertThat(allowed).isEqualTo(2);
+  }
+
+  @Test
+  void withoutAPerAgentQuotaAWorkloadStillGetsTenSessionsWorthOfWritesAndUnlimitedReads() {
+    Usage agent = null;
+    int writes = 0;
+    for (int i = 0; i < 200; i++) {
+      QuotaRules.Outcome o = QuotaRules.agent(agent, true, false, Quotas.DEFAULT, now);
+      agent = o.next();
+      writes += o.verdict().allowed() ? 1 : 0;
+    }
+    QuotaRules.Outcome refused = QuotaRules.agent(agent, true, false, Quotas.DEFAULT, now);
+    QuotaRules.Outcome read = QuotaRules.agent(agent, false, false, Quotas.DEFAULT, now);
+
+    assertThat(writes).isEqualTo(150);
+    assertThat(refused.verdict().limitName()).isEqualTo("quotas.perAgent.write");
+    assertThat(refused.verdict().limit()).isEqualTo(150);
+    assertThat(read.verdict().allowed())
+        .as("reads: per session, and a bounded new-session rate")
+        .isTrue();
+  }
+
+  @Test
+  void aWorkloadOpensAtMostNewSessionsPerMinuteWhateverIdsItSends() {
+    Quotas quotas = new Quotas(null, null, null, null, null, 3);
+    Usage agent = null;
+    int opened = 0;
+    for (int i = 0; i < 5; i++) {
+      QuotaRules.Outcome o = QuotaRules.agent(agent, false, true, quotas, now);
+      agent = o.verdict().allowed() ? o.next() : agent;
+      opened += o.verdict().allowed() ? 1 : 0;
+    }
+    QuotaRules.Outcome refused = QuotaRules.agent(agent, false, true, quotas, now);
+    QuotaRules.Outcome aMinuteLater = QuotaRules.agent(agent, false, true, quotas, now + 60_000);
+
+    assertThat(opened).isEqualTo(3);
+    assertThat(refused.verdict().limitName()).isEqualTo("quotas.newSessionsPerMinute");
+    assertThat(refused.verdict().code()).isEqualTo(AgentCode.RATE_LIMITED);
+    assertThat(refused.verdict().explain())
+        .isEqualTo(
+            "new-session limit reached: quotas.newSessionsPerMinute is 3, this workload opened 3"
+                + " sessions in the last minute");
+    assertThat(aMinuteLater.verdict().allowed()).isTrue();
+    assertThat(QuotaRules.opensSession(null, quotas, now)).isTrue();
+    assertThat(QuotaRules.opensSession(Usage.fresh(now), quotas, now + 1000)).isFalse();
+    assertThat(QuotaRules.opensSession(Usage.fresh(now), quotas, now + 3_600_000)).isTrue();
   }
 
   @Test

@@ -256,13 +256,7 @@ public final class ConfigLoader {
             notify.webhookUrl(),
             relativeTo(source, notify.secretFile()),
             relativeTo(source, notify.caFile()));
-    return policy.withQuotas(
-        new Quotas(
-            quotas.perSession(),
-            quotas.perAgent(),
-            quotas.ratePerMinute(),
-            quotas.idleExpirySeconds(),
-            resolved));
+    return policy.withQuotas(quotas.withNotification(resolved));
   }
 
   private static SharedStateOptions resolveState(SharedStateOptions shared, String source) {

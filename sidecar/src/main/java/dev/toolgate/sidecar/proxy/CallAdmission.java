@@ -66,6 +66,17 @@ final class CallAdmission {
     return decision.admitted();
   }
 
+  /**
+   * A write that took its key's record and is then refused by the quota never ran: its key is free
+   * again, for the relaunch.
+   */
+  private static void releaseKey(ToolCall call) {
+    String key = call.context().idempotencyKey();
+    if (call.write() != null && key != null) {
+      call.services().idempotency().release(key);
+    }
+  }
+
   private static Future<Boolean> byQuota(ToolCall call) {
     CallServices s = call.services();
     return s.quotas()
@@ -78,12 +89,14 @@ final class CallAdmission {
         .map(
             verdict -> {
               if (!verdict.allowed()) {
+                releaseKey(call);
                 QuotaBlock.answer(call, verdict);
               }
               return verdict.allowed();
             })
         .otherwise(
             e -> {
+              releaseKey(call);
               call.deny(
                   AgentCode.POLICY_DENIED,
                   "the quota state is unavailable: " + e.getMessage(),

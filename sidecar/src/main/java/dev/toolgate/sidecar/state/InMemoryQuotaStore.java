@@ -18,14 +18,20 @@ final class InMemoryQuotaStore implements QuotaStore {
   public synchronized Future<QuotaVerdict> consume(
       String session, String agent, boolean write, Quotas quotas, long nowMs) {
     // synchronized: the agent and the session are counted together or not at all.
-    QuotaRules.Outcome agentOutcome = QuotaRules.agent(agents.get(agent), write, quotas, nowMs);
+    Usage current = sessions.get(session);
+    QuotaRules.Outcome agentOutcome =
+        QuotaRules.agent(
+            agents.get(agent),
+            write,
+            QuotaRules.opensSession(current, quotas, nowMs),
+            quotas,
+            nowMs);
     if (!agentOutcome.verdict().allowed()) {
       return Future.succeededFuture(agentOutcome.verdict());
     }
-    QuotaRules.Outcome sessionOutcome =
-        QuotaRules.session(sessions.get(session), write, quotas, nowMs);
+    QuotaRules.Outcome sessionOutcome = QuotaRules.session(current, write, quotas, nowMs);
     sessions.put(session, sessionOutcome.next());
-    if (sessionOutcome.verdict().allowed() && quotas.perAgent() != null) {
+    if (sessionOutcome.verdict().allowed() && agentOutcome.next() != null) {
       agents.put(agent, agentOutcome.next());
     }
     return Future.succeededFuture(sessionOutcome.verdict());

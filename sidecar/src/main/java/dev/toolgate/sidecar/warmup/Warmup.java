@@ -208,17 +208,11 @@ public final class Warmup {
             q.perAgent() == null ? null : unlimited,
             Integer.MAX_VALUE,
             q.idleExpirySeconds(),
-            null);
+            null,
+            Integer.MAX_VALUE);
     Policy warm =
-        new Policy(
-            p.mode(),
-            p.killSwitch(),
-            p.budget(),
-            p.upstreams().stream().map(u -> new Upstream(u.name(), stubUrl)).toList(),
-            lifted,
-            p.tools(),
-            p.retryBudget(),
-            p.intentWindowSeconds());
+        p.withUpstreams(p.upstreams().stream().map(u -> new Upstream(u.name(), stubUrl)).toList())
+            .withQuotas(lifted);
     SharedStateOptions local =
         new SharedStateOptions(SharedStateOptions.Mode.LOCAL, null, null, null, null, null, null);
     SidecarConfig config =

@@ -162,6 +162,51 @@ class BreakerAndQuotaIT {
   }
 
   @Test
+  void onlyCallsThatMayProceedAreChargedOpenCircuitRefusalsAndReplaysAreNot() throws Exception {
+    f =
+        SidecarFixture.start(
+            dir,
+            Map.of(),
+            "tools:\n"
+                + "  - {name: restart_deployment_job, upstream: deployment-api,"
+                + " effect: idempotent_write, idempotency: {keyComponents: [intent_id, /job_id]},\n"
+                + "     breaker: {minimumCalls: 2, failureRatio: 0.5, openSeconds: 1,"
+                + " halfOpen: {probeCalls: 1, concurrentProbes: 1}}}\n"
+                + "quotas: {perSession: {read: 200, write: 3}}\n");
+    session = f.initialize(API);
+    JsonObject args = new JsonObject().put("job_id", "j1").put("environment", "prod");
+    f.backend.faults().inject(RESTART, Fault.status(503, 2));
+
+    List<String> failing =
+        List.of(code(call(RESTART, args, "w1")), code(call(RESTART, args, "w2")));
+    List<String> whileOpen =
+        IntStream.range(3, 7).mapToObj(i -> code(call(RESTART, args, "w" + i))).toList();
+    String third =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> code(call(RESTART, args, "w7")), c -> !c.equals("circuit_open"));
+    List<String> relaunches =
+        IntStream.range(0, 3).mapToObj(i -> code(call(RESTART, args, "w7"))).toList();
+    JsonObject fourth = call(RESTART, args, "w8");
+    String fourthAgain = code(call(RESTART, args, "w8"));
+
+    assertThat(failing).containsOnly("backend_503");
+    assertThat(whileOpen).containsOnly("circuit_open");
+    assertThat(third)
+        .as("the refusals of the open circuit used none of the 3 writes")
+        .isEqualTo("ok");
+    assertThat(relaunches)
+        .as("a replay is not charged, even with the quota spent")
+        .containsOnly("ok");
+    assertThat(code(fourth)).isEqualTo("quota_exceeded");
+    assertThat(toolgate(fourth).getInteger("used")).isEqualTo(3);
+    assertThat(fourthAgain)
+        .as("the refused write's key was given back: refused again, not in flight")
+        .isEqualTo("quota_exceeded");
+    assertThat(f.backend.ledger().operationsPerformed(RESTART)).isEqualTo(1);
+  }
+
+  @Test
   void rejectsTheSixteenthWriteOfASessionAndAuditsIt() throws Exception {
     start("");
     JsonObject args = new JsonObject().put("job_id", "j1").put("environment", "prod");

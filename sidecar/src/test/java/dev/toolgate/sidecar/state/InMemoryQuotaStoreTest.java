@@ -44,12 +44,32 @@ class InMemoryQuotaStoreTest {
   }
 
   @Test
-  void countsEachSessionAloneWhenThePolicyHasNoAgentQuota() {
-    Quotas quotas = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null);
+  void countsEachSessionAloneForReadsWhenThePolicyHasNoAgentQuota() {
+    Quotas quotas = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null, 1_000);
 
     for (int i = 0; i < 50; i++) {
       assertThat(read("s" + i, quotas).allowed()).as("session s%d's first read", i).isTrue();
     }
     assertThat(read("s0", quotas).allowed()).isFalse();
+  }
+
+  @Test
+  void aWorkloadRotatingSessionIdsStopsAtItsNewSessionRateAndItsWriteCeiling() {
+    Quotas defaults = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null);
+    int opened = 0;
+    for (int i = 0; i < 40; i++) {
+      opened += read("r" + i, defaults).allowed() ? 1 : 0;
+    }
+    assertThat(opened).isEqualTo(Quotas.DEFAULT_NEW_SESSIONS_PER_MINUTE);
+
+    Quotas roomy = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null, 1_000);
+    int written = 0;
+    QuotaVerdict last = null;
+    for (int i = 0; i < 40; i++) {
+      last = store.consume("w" + i, "agent-b", true, roomy, NOW).result();
+      written += last.allowed() ? 1 : 0;
+    }
+    assertThat(written).as("10 sessions' worth of writes").isEqualTo(10);
+    assertThat(last.limitName()).isEqualTo("quotas.perAgent.write");
   }
 }

@@ -38,7 +38,8 @@ public final class StateWire {
         new JsonObject()
             .put("perSession", session(q.perSession()))
             .put("ratePerMinute", q.ratePerMinute())
-            .put("idleExpirySeconds", q.idleExpirySeconds());
+            .put("idleExpirySeconds", q.idleExpirySeconds())
+            .put("newSessionsPerMinute", q.newSessionsPerMinute());
     if (q.perAgent() != null) {
       o.put("perAgent", session(q.perAgent()));
     }
@@ -57,7 +58,8 @@ public final class StateWire {
             : session(o.getJsonObject("perAgent"), "quotas.perAgent"),
         positive(o, "ratePerMinute"),
         positive(o, "idleExpirySeconds"),
-        null);
+        null,
+        positive(o, "newSessionsPerMinute"));
   }
 
   public static JsonObject verdict(QuotaVerdict v) {

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * Quota counters in Hazelcast maps, checked and counted by compare-and-set: strict for writes and
@@ -203,6 +204,12 @@ public final class HazelcastQuotaStore implements QuotaStore {
     return waiting.containsKey(session);
   }
 
+  /** The session's usage as this replica last stored it, else as the shared map holds it. */
+  private Usage sessionUsage(String session) {
+    String last = lastSessions.get(session);
+    return UsageJson.usage(last != null ? last : sessions.get(session));
+  }
+
   /** Reads are leased only when no per-agent total must see each of them. */
   private static boolean leasable(boolean write, Quotas quotas) {
     return !write && quotas.perAgent() == null;
@@ -301,10 +308,29 @@ public final class HazelcastQuotaStore implements QuotaStore {
     int wanted = refill ? lease.wanted(leaseSecond) : 0;
     int toReserve = refill ? lease.toReserve(leaseSecond) : 0;
     boolean[] agentCounted = new boolean[n];
+    // The first call still to count opens the session when it has none yet (or an idle one):
+    // what this replica last stored tells, else one read of the shared entry.
+    int opener = -1;
+    for (int i = 0; i < n && opener < 0; i++) {
+      if (verdicts[i] == null) {
+        opener = i;
+      }
+    }
+    boolean opens =
+        opener >= 0
+            && QuotaRules.opensSession(
+                sessionUsage(session), batch.get(opener).quotas(), batch.get(opener).nowMs());
+    boolean[] workload = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      Pending p = batch.get(i);
+      workload[i] =
+          verdicts[i] == null && (p.quotas().countsWorkload(p.write()) || (opens && i == opener));
+    }
+    int opening = opens ? opener : -1;
     for (String agent :
-        batch.stream()
-            .filter(p -> p.quotas().perAgent() != null)
-            .map(Pending::agent)
+        IntStream.range(0, n)
+            .filter(i -> workload[i])
+            .mapToObj(i -> batch.get(i).agent())
             .distinct()
             .toList()) {
       CasMap.update(
@@ -316,10 +342,11 @@ public final class HazelcastQuotaStore implements QuotaStore {
             boolean changed = false;
             for (int i = 0; i < n; i++) {
               Pending p = batch.get(i);
-              if (p.quotas().perAgent() != null && p.agent().equals(agent)) {
-                QuotaRules.Outcome o = QuotaRules.agent(usage, p.write(), p.quotas(), p.nowMs());
+              if (workload[i] && p.agent().equals(agent)) {
+                QuotaRules.Outcome o =
+                    QuotaRules.agent(usage, p.write(), i == opening, p.quotas(), p.nowMs());
                 verdicts[i] = o.verdict().allowed() ? null : o.verdict();
-                agentCounted[i] = o.verdict().allowed();
+                agentCounted[i] = o.verdict().allowed() && p.quotas().countsWorkload(p.write());
                 if (o.verdict().allowed()) {
                   usage = o.next();
                   changed = true;

@@ -32,7 +32,7 @@ class HazelcastQuotaStoreIT {
 
   /** Limits a test does not reach: only the leases' own behaviour shows. */
   private static final Quotas ROOMY =
-      new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null);
+      new Quotas(new SessionQuota(1_000, 15), null, 1_000_000, null, null, 1_000_000);
 
   /**
    * After a session's last read, when the sweep gives back what its lease kept: past the pause it
@@ -627,6 +627,47 @@ class HazelcastQuotaStoreIT {
             UsageJson.usage(member.<String, String>getMap(HazelcastQuotaStore.SESSIONS).get("s1"))
                 .reads())
         .isEqualTo(40);
+  }
+
+  @Test
+  void fortyOneWriteSessionsOfOneWorkloadOverTwoReplicasStopAtItsNewSessionRate() throws Exception {
+    HazelcastQuotaStore other = new HazelcastQuotaStore(vertx, member);
+    List<QuotaVerdict> verdicts = new java.util.ArrayList<>();
+
+    for (int i = 0; i < 40; i++) {
+      HazelcastQuotaStore replica = i % 2 == 0 ? store : other;
+      verdicts.add(
+          replica
+              .consume("rotated-" + i, "workload-1", true, Quotas.DEFAULT, T0 + i)
+              .await(10, TimeUnit.SECONDS));
+    }
+
+    assertThat(verdicts.stream().filter(QuotaVerdict::allowed))
+        .hasSize(Quotas.DEFAULT_NEW_SESSIONS_PER_MINUTE);
+    assertThat(verdicts.subList(30, 40))
+        .allSatisfy(v -> assertThat(v.limitName()).isEqualTo("quotas.newSessionsPerMinute"));
+    assertThat(
+            UsageJson.usage(
+                    member.<String, String>getMap(HazelcastQuotaStore.AGENTS).get("workload-1"))
+                .writes())
+        .as("the workload's write total counts what its sessions let through")
+        .isEqualTo(30);
+  }
+
+  @Test
+  void aWorkloadsWritesStopAtTenSessionsWorthWhateverSessionIdsItRotates() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(100, 2), null, 1_000_000, null, null, 1_000);
+    int allowed = 0;
+    QuotaVerdict last = null;
+    for (int i = 0; i < 30; i++) {
+      last =
+          store.consume("w-" + i, "workload-2", true, quotas, T0 + i).await(10, TimeUnit.SECONDS);
+      allowed += last.allowed() ? 1 : 0;
+    }
+
+    assertThat(allowed).isEqualTo(20);
+    assertThat(last.limitName()).isEqualTo("quotas.perAgent.write");
+    assertThat(last.limit()).isEqualTo(20);
   }
 
   /** Ten reads of session s1 within second T0 on {@code store}: its lease then holds a few more. */
