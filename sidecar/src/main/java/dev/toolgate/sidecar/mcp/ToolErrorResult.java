@@ -13,6 +13,9 @@ public final class ToolErrorResult {
   public static final String META_CODE = "dev.toolgate/code";
   public static final String META_CORRELATION_ID = "dev.toolgate/correlation-id";
 
+  /** How current a read's answer is: {@code fresh}, {@code cached} or {@code none} (seed 000). */
+  public static final String META_EVIDENCE = "dev.toolgate/evidence";
+
   private ToolErrorResult() {}
 
   private static String sentence(String text) {
@@ -27,6 +30,13 @@ public final class ToolErrorResult {
     if (details != null) {
       toolgate.mergeIn(details);
     }
+    JsonObject meta =
+        new JsonObject().put(META_CODE, code.wireName()).put(META_CORRELATION_ID, correlationId);
+    if (details != null
+        && details.getValue("fallback") instanceof JsonObject fallback
+        && fallback.getValue("evidence") instanceof String evidence) {
+      meta.put(META_EVIDENCE, evidence);
+    }
     return new JsonObject()
         .put(
             "content",
@@ -39,10 +49,6 @@ public final class ToolErrorResult {
                             sentence(sentence) + " Correlation id: " + correlationId + ".")))
         .put("isError", true)
         .put("structuredContent", new JsonObject().put("toolgate", toolgate))
-        .put(
-            "_meta",
-            new JsonObject()
-                .put(META_CODE, code.wireName())
-                .put(META_CORRELATION_ID, correlationId));
+        .put("_meta", meta);
   }
 }

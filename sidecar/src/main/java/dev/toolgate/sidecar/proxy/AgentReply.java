@@ -10,6 +10,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -19,6 +20,7 @@ import io.vertx.core.json.JsonObject;
  */
 final class AgentReply {
 
+  private String upstreamEvidence;
   private final HttpServerResponse res;
   private final Object clientId;
   private final String correlationId;
@@ -73,6 +75,20 @@ final class AgentReply {
   }
 
   /**
+   * From now on an upstream's answer to this call is labelled with {@code evidence} ({@code
+   * fresh}): a tool whose open circuit answers {@code cached} or {@code none} says so of its
+   * current answers too.
+   */
+  void labelUpstreamAnswers(String evidence) {
+    upstreamEvidence = evidence;
+  }
+
+  /** Sends the upstream's final answer, labelled when {@link #labelUpstreamAnswers} asked. */
+  void upstreamAnswer(AnswerMessage message) {
+    answer(upstreamEvidence == null ? message : message.labelled(upstreamEvidence));
+  }
+
+  /**
    * Sends the final JSON-RPC message, as {@link #answer(JsonObject)} does: its bytes with the
    * agent's id spliced in, or, where that declines, re-encoded.
    */
@@ -87,7 +103,11 @@ final class AgentReply {
     }
     if (streaming) {
       Buffer event = message.eventWithId(clientId);
-      res.end(event != null ? event : SseEvent.format(null, null, withClientId(message).encode()));
+      res.end(
+          event != null
+              ? event
+              : SseEvent.format(
+                  message.eventId(), message.eventType(), withClientId(message).encode()));
       return;
     }
     Buffer spliced = message.withId(clientId);
@@ -141,6 +161,37 @@ final class AgentReply {
       return;
     }
     Relay.head(upstream, res);
-    Relay.bytes(upstream, res);
+    String type = upstream.getHeader(HttpHeaders.CONTENT_TYPE);
+    if (type == null || !type.regionMatches(true, 0, "application/json", 0, 16)) {
+      Relay.bytes(upstream, res);
+      return;
+    }
+    // A JSON-RPC refusal (an ended session's 404, a 400) answers the id the sidecar used
+    // upstream: the agent gets its own id back, never the sidecar's.
+    String length = upstream.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (length != null && length.length() < 10 && Long.parseLong(length) > MAX_REFUSAL_BYTES) {
+      upstream.request().reset();
+      res.reset();
+      return;
+    }
+    upstream.body().onSuccess(body -> res.end(withAgentId(body))).onFailure(e -> res.reset());
+  }
+
+  /** An upstream refusal larger than this is not read whole: the exchange is reset. */
+  static final int MAX_REFUSAL_BYTES = 1024 * 1024;
+
+  private Buffer withAgentId(Buffer body) {
+    if (body.length() > MAX_REFUSAL_BYTES) {
+      return Buffer.buffer();
+    }
+    try {
+      JsonObject message = new JsonObject(body);
+      if (message.containsKey("id") && message.getValue("id") != null) {
+        return message.put("id", clientId).toBuffer();
+      }
+    } catch (DecodeException | ClassCastException e) {
+      // Not a JSON-RPC message: nothing of the sidecar's to take out.
+    }
+    return body;
   }
 }

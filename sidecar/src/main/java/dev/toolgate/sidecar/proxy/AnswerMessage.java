@@ -5,6 +5,8 @@ import dev.toolgate.policy.outcome.ResultClassifier;
 import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.OperationId;
 import dev.toolgate.sidecar.mcp.ScannedAnswer;
+import dev.toolgate.sidecar.mcp.SseEvent;
+import dev.toolgate.sidecar.mcp.ToolErrorResult;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
@@ -21,11 +23,52 @@ final class AnswerMessage {
   private final Buffer bytes;
   private final ScannedAnswer scanned;
   private JsonObject json;
+  private String eventId;
+  private String eventType;
 
   private AnswerMessage(Buffer bytes, ScannedAnswer scanned, JsonObject json) {
     this.bytes = bytes;
     this.scanned = scanned;
     this.json = json;
+  }
+
+  /** This answer came as {@code event}: its id and type go with it to the agent's stream. */
+  AnswerMessage cameAs(SseEvent event) {
+    eventId = event.id();
+    eventType = event.type();
+    return this;
+  }
+
+  /**
+   * This answer with {@code _meta["dev.toolgate/evidence"]} set on its result ({@code fresh}: the
+   * backend's answer now, as opposed to a degraded {@code cached} or {@code none}); unchanged when
+   * it has no result object. Parsed and re-encoded: only tools with a degraded fallback ask.
+   */
+  AnswerMessage labelled(String evidence) {
+    if (!hasResult()) {
+      return this;
+    }
+    JsonObject message = json().copy();
+    JsonObject result = message.getJsonObject("result");
+    Object meta = result.getValue("_meta");
+    result.put(
+        "_meta",
+        (meta instanceof JsonObject m ? m : new JsonObject())
+            .put(ToolErrorResult.META_EVIDENCE, evidence));
+    AnswerMessage labelled = parsed(message, null);
+    labelled.eventId = eventId;
+    labelled.eventType = eventType;
+    return labelled;
+  }
+
+  /** The upstream event's {@code id:}, or null. */
+  String eventId() {
+    return eventId;
+  }
+
+  /** The upstream event's {@code event:} type, or null. */
+  String eventType() {
+    return eventType;
   }
 
   /**
@@ -97,11 +140,25 @@ final class AnswerMessage {
     return bytes == null ? null : MessageSplice.withId(bytes, id);
   }
 
-  /** As {@link #withId}, as one server-sent event. */
+  /**
+   * As {@link #withId}, as one server-sent event, with the upstream event's id and type when it
+   * came as one.
+   */
   Buffer eventWithId(Object id) {
-    if (scanned != null) {
-      return scanned.eventWithId(id);
+    Buffer data =
+        scanned != null
+            ? scanned.eventWithId(id)
+            : bytes == null ? null : MessageSplice.eventWithId(bytes, id);
+    if (data == null || (eventId == null && eventType == null)) {
+      return data;
     }
-    return bytes == null ? null : MessageSplice.eventWithId(bytes, id);
+    StringBuilder head = new StringBuilder();
+    if (eventId != null) {
+      head.append("id: ").append(eventId).append('\n');
+    }
+    if (eventType != null) {
+      head.append("event: ").append(eventType).append('\n');
+    }
+    return Buffer.buffer(head.toString()).appendBuffer(data);
   }
 }

@@ -291,7 +291,7 @@ final class Attempt {
                   false,
                   OptionalLong.empty(),
                   null);
-              call.reply().answer(answer);
+              call.reply().upstreamAnswer(answer);
             })
         .onFailure(
             e ->
@@ -323,6 +323,7 @@ final class Attempt {
             onLate.accept(this, mine.json());
             return null;
           }
+          mine.cameAs(event);
           settle(
               mine.resultClass(),
               response.statusCode(),
@@ -331,7 +332,7 @@ final class Attempt {
               false,
               OptionalLong.empty(),
               null);
-          call.reply().answer(mine);
+          call.reply().upstreamAnswer(mine);
           return null;
         },
         clean -> {

@@ -30,6 +30,12 @@ final class BreakerGate {
     void refuse(AgentCode code, String sentence, JsonObject details);
   }
 
+  /** Seed 000's evidence labels: the backend's answer now, one remembered, none at all. */
+  static final String EVIDENCE_FRESH = "fresh";
+
+  static final String EVIDENCE_CACHED = "cached";
+  static final String EVIDENCE_NONE = "none";
+
   private final CallServices s;
   private final ToolRule rule;
   private final String upstream;
@@ -189,7 +195,7 @@ final class BreakerGate {
         details.put(
             "fallback",
             new JsonObject()
-                .put("evidence", "cached")
+                .put("evidence", EVIDENCE_CACHED)
                 .put("lastKnownAt", known.at().toString())
                 .put("ageMs", ageMs)
                 .put("result", result));
@@ -201,7 +207,7 @@ final class BreakerGate {
                 + " s old), not fresh: "
                 + text(result);
       } else {
-        details.put("fallback", new JsonObject().put("evidence", "none"));
+        details.put("fallback", new JsonObject().put("evidence", EVIDENCE_NONE));
         sentence += " There is no evidence of the current state: no earlier result is known.";
       }
     }

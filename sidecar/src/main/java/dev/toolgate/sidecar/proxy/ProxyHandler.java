@@ -394,7 +394,9 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     }
     IdRegistry.Pending pending = ids.byUpstreamId(id);
     if (pending == null) {
-      return event.raw();
+      // An answer to a request of the sidecar's that is no longer awaited (delivered already,
+      // or given up): its id is the sidecar's own, and the agent has had its answer.
+      return ToolCallHandler.isOwnId(id) ? Buffer.buffer() : event.raw();
     }
     message.put("id", pending.clientId);
     ids.remove(pending);

@@ -4,6 +4,7 @@ import dev.toolgate.policy.admission.Admission;
 import dev.toolgate.policy.admission.AdmissionStep;
 import dev.toolgate.policy.budget.CallBudget;
 import dev.toolgate.policy.model.Approval;
+import dev.toolgate.policy.model.Fallback;
 import dev.toolgate.policy.model.Mode;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.ToolRule;
@@ -92,6 +93,10 @@ final class ToolCall {
     this.write =
         rule.effect().isWrite() && rule.idempotency() != null ? new IdempotentWrite(this) : null;
     this.shared = rule.shareConcurrentCalls() ? new SharedRead(this) : null;
+    if (rule.breaker() != null
+        && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
+      ctx.reply().labelUpstreamAnswers(BreakerGate.EVIDENCE_FRESH);
+    }
     req.response().closeHandler(v -> agentGone());
   }
 

@@ -23,6 +23,15 @@ final class ToolCallHandler {
    */
   static final String ID_PREFIX = "tg-";
 
+  /** The ids the sidecar sends upstream: a correlation id and an attempt number. */
+  private static final java.util.regex.Pattern OWN_ID =
+      java.util.regex.Pattern.compile("tg-[0-9a-f]+-[0-9a-f]+-a[0-9]+");
+
+  /** Whether {@code id} is one the sidecar made for an attempt upstream. */
+  static boolean isOwnId(String id) {
+    return OWN_ID.matcher(id).matches();
+  }
+
   private final CallServices services;
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();

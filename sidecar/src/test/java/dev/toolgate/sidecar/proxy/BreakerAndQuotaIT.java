@@ -147,6 +147,32 @@ class BreakerAndQuotaIT {
   }
 
   @Test
+  void aReadWithADegradedFallbackLabelsEveryAnswerFreshCachedOrNone() throws Exception {
+    start("");
+    JsonObject fresh = read();
+    f.backend.faults().inject(GET, Fault.status(503, 3));
+    IntStream.range(0, 3).forEach(i -> read());
+
+    JsonObject cached = read();
+    JsonObject none = call(GET, new JsonObject().put("job_id", "never-read"), null);
+
+    assertThat(code(fresh)).isEqualTo("ok");
+    assertThat(fresh.getJsonObject("_meta").getString("dev.toolgate/evidence")).isEqualTo("fresh");
+    assertThat(code(cached)).isEqualTo("circuit_open");
+    assertThat(cached.getJsonObject("_meta").getString("dev.toolgate/evidence"))
+        .isEqualTo("cached");
+    assertThat(toolgate(cached).getJsonObject("fallback").getString("evidence"))
+        .isEqualTo("cached");
+    assertThat(none.getJsonObject("_meta").getString("dev.toolgate/evidence")).isEqualTo("none");
+    assertThat(
+            call(RESTART, new JsonObject().put("job_id", "j1").put("environment", "prod"), "x")
+                .getJsonObject("_meta", new JsonObject())
+                .containsKey("dev.toolgate/evidence"))
+        .as("a tool without a degraded fallback is not labelled")
+        .isFalse();
+  }
+
+  @Test
   void anOpenCircuitGivesAWriteNoFallbackAndSparesOtherTools() throws Exception {
     start("");
     f.backend.faults().inject(RESTART, Fault.status(503, 2));

@@ -105,6 +105,10 @@ class ProxyTransparencyIT {
     int firstProgress = indexOf(lines, "notifications/progress");
     int answer = indexOf(lines, "\"result\"");
     assertThat(firstProgress).isPositive().isLessThan(answer);
+    assertThat(lines.subList(answer - 2, answer))
+        .as("the answer event keeps the upstream's event id and type, for the agent's resumption")
+        .anyMatch(l -> l.matches("id: .+"))
+        .contains("event: message");
     long gapMs = (arrivals.get(answer) - arrivals.get(firstProgress)) / 1_000_000;
     assertThat(gapMs)
         .as("progress was forwarded before the answer, not buffered with it")
@@ -157,7 +161,27 @@ class ProxyTransparencyIT {
     String answerLine =
         resumed.body().lines().filter(l -> l.contains("\"result\"")).findFirst().orElseThrow();
     assertThat(new JsonObject(answerLine.substring(6)).getValue("id")).isEqualTo(9);
+    List<String> resumedLines = resumed.body().lines().toList();
+    int answerAt = resumedLines.indexOf(answerLine);
+    assertThat(resumedLines.subList(answerAt - 2, answerAt)).anyMatch(l -> l.matches("id: .+"));
+    assertThat(resumed.body()).doesNotContain("\"tg-");
     assertThat(resumed.body()).doesNotContain(lastEventId + "\n");
+  }
+
+  @Test
+  void aCallInAnEndedSessionIsRefusedUnderTheAgentsIdNeverTheSidecars() throws Exception {
+    String session = f.initialize(API);
+    f.send(
+        HttpRequest.newBuilder(URI.create(f.url(API))).header("Mcp-Session-Id", session).DELETE());
+
+    HttpResponse<String> refused =
+        f.send(
+            f.post(API, toolCall("agent-9", "get_deployment_job", "{\"job_id\":\"j1\"}", null))
+                .header("Mcp-Session-Id", session));
+
+    assertThat(refused.statusCode()).isEqualTo(404);
+    assertThat(new JsonObject(refused.body()).getValue("id")).isEqualTo("agent-9");
+    assertThat(refused.body()).doesNotContain("tg-");
   }
 
   @Test
