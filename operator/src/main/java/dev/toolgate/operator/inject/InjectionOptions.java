@@ -43,6 +43,32 @@ public record InjectionOptions(
   public static final String APPROVAL_DIR = "/etc/toolgate/approval";
 
   /**
+   * The Secret, in the pod's namespace, with the admin API's token (key {@code token}); mounted
+   * into the sidecar container alone at {@link #ADMIN_DIR}, optional: without it the admin API of
+   * the pod's sidecar stays closed.
+   */
+  public static final String ADMIN_SECRET = "toolgate-admin-token";
+
+  public static final String ADMIN_DIR = "/etc/toolgate/admin";
+
+  /**
+   * The Secret, in the pod's namespace, with the key that signs quota notifications (key {@code
+   * secret}); mounted into the sidecar container alone at {@link #NOTIFY_DIR}, optional.
+   */
+  public static final String NOTIFY_SECRET = "toolgate-notify";
+
+  public static final String NOTIFY_DIR = "/etc/toolgate/notify";
+
+  /**
+   * The Secret, in the pod's namespace, with the credentials the sidecar sends upstreams in the
+   * agent's place (the keys an upstream's {@code auth} names); mounted into the sidecar container
+   * alone at {@link #UPSTREAMS_DIR}, optional.
+   */
+  public static final String UPSTREAMS_SECRET = "toolgate-upstream-credentials";
+
+  public static final String UPSTREAMS_DIR = "/etc/toolgate/upstreams";
+
+  /**
    * Read by the {@code java} launcher, ahead of the command line: how options reach the image's
    * entrypoint.
    */

@@ -82,7 +82,14 @@ public final class SidecarInjector {
             .addToLabels(InjectionOptions.LABEL_SIDECAR, "true")
             .endMetadata()
             .editSpec()
-            .addToVolumes(configVolume(policy), approvalVolume(), stateTokenVolume(), tmpVolume())
+            .addToVolumes(
+                configVolume(policy),
+                approvalVolume(),
+                optionalSecret("toolgate-admin", InjectionOptions.ADMIN_SECRET),
+                optionalSecret("toolgate-notify", InjectionOptions.NOTIFY_SECRET),
+                optionalSecret("toolgate-upstreams", InjectionOptions.UPSTREAMS_SECRET),
+                stateTokenVolume(),
+                tmpVolume())
             .endSpec();
     List<Container> agents = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
@@ -161,6 +168,24 @@ public final class SidecarInjector {
             .withMountPath(InjectionOptions.APPROVAL_DIR)
             .withReadOnly(true)
             .endVolumeMount()
+            // The admin token and the notification key: in this container only, so the agent,
+            // which shares the network and reaches the admin port, cannot present them.
+            .addNewVolumeMount()
+            .withName("toolgate-admin")
+            .withMountPath(InjectionOptions.ADMIN_DIR)
+            .withReadOnly(true)
+            .endVolumeMount()
+            .addNewVolumeMount()
+            .withName("toolgate-notify")
+            .withMountPath(InjectionOptions.NOTIFY_DIR)
+            .withReadOnly(true)
+            .endVolumeMount()
+            // The credentials upstreams require: the agent never holds them.
+            .addNewVolumeMount()
+            .withName("toolgate-upstreams")
+            .withMountPath(InjectionOptions.UPSTREAMS_DIR)
+            .withReadOnly(true)
+            .endVolumeMount()
             // The sidecar's credential for the state service: in this container only, so the agent,
             // which shares the network but not the files, cannot present it.
             .addNewVolumeMount()
@@ -206,6 +231,17 @@ public final class SidecarInjector {
         .withNewSecret()
         .withSecretName(options.approvalSecret())
         .withOptional(false)
+        .endSecret()
+        .build();
+  }
+
+  /** A Secret of the pod's namespace that may not exist yet: the pod starts without it. */
+  private static Volume optionalSecret(String volume, String secret) {
+    return new VolumeBuilder()
+        .withName(volume)
+        .withNewSecret()
+        .withSecretName(secret)
+        .withOptional(true)
         .endSecret()
         .build();
   }

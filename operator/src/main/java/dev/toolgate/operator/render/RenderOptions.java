@@ -29,6 +29,10 @@ import java.util.List;
  * @param warmupCalls the sidecar's {@code runtime.warmupCalls} (0 turns the warm-up off); null
  *     renders the sidecar's own default
  * @param stateApi api mode: the state service's URL, CA and the sidecar's token file
+ * @param notifySecretFile where the key that signs quota notifications is mounted, for a policy
+ *     that names a webhook without one; null leaves the policy's as it is
+ * @param upstreamCredentialsDir where upstream credentials are mounted: a relative file of an
+ *     upstream's {@code auth} is resolved there; null leaves them as they are
  */
 public record RenderOptions(
     long revision,
@@ -44,7 +48,44 @@ public record RenderOptions(
     Integer listenPort,
     Integer adminPort,
     Integer warmupCalls,
-    StateApiOptions stateApi) {
+    StateApiOptions stateApi,
+    String notifySecretFile,
+    String upstreamCredentialsDir) {
+
+  /** Options without a mounted notification key. */
+  public RenderOptions(
+      long revision,
+      String agentId,
+      SharedStateOptions.Mode sharedStateMode,
+      String hazelcastServiceDns,
+      List<String> hazelcastMembers,
+      String approvalKeysFile,
+      String adminTokenFile,
+      String adminHost,
+      Integer sharedStatePort,
+      java.util.Map<String, String> upstreamUrls,
+      Integer listenPort,
+      Integer adminPort,
+      Integer warmupCalls,
+      StateApiOptions stateApi) {
+    this(
+        revision,
+        agentId,
+        sharedStateMode,
+        hazelcastServiceDns,
+        hazelcastMembers,
+        approvalKeysFile,
+        adminTokenFile,
+        adminHost,
+        sharedStatePort,
+        upstreamUrls,
+        listenPort,
+        adminPort,
+        warmupCalls,
+        stateApi,
+        null,
+        null);
+  }
 
   public RenderOptions(
       long revision,
@@ -115,6 +156,14 @@ public record RenderOptions(
   /** The admin listener of an injected sidecar: the pod's address, for the Prometheus scrape. */
   public static final String INJECTED_ADMIN_HOST = "0.0.0.0";
 
+  /** Where the injector mounts the admin API's token, in the sidecar container alone. */
+  public static final String INJECTED_ADMIN_TOKEN_FILE =
+      dev.toolgate.operator.inject.InjectionOptions.ADMIN_DIR + "/token";
+
+  /** Where the injector mounts the key that signs quota notifications. */
+  public static final String INJECTED_NOTIFY_SECRET_FILE =
+      dev.toolgate.operator.inject.InjectionOptions.NOTIFY_DIR + "/secret";
+
   /** Where the injector mounts the sidecar's projected token for the state service. */
   public static final String INJECTED_STATE_TOKEN_FILE =
       dev.toolgate.operator.inject.InjectionOptions.STATE_TOKEN_DIR + "/token";
@@ -132,14 +181,16 @@ public record RenderOptions(
         null,
         List.of(),
         null,
-        null,
+        INJECTED_ADMIN_TOKEN_FILE,
         INJECTED_ADMIN_HOST,
         null,
         null,
         null,
         null,
         warmupCalls,
-        new StateApiOptions(stateUrl, null, stateCa, INJECTED_STATE_TOKEN_FILE, null));
+        new StateApiOptions(stateUrl, null, stateCa, INJECTED_STATE_TOKEN_FILE, null),
+        INJECTED_NOTIFY_SECRET_FILE,
+        dev.toolgate.operator.inject.InjectionOptions.UPSTREAMS_DIR);
   }
 
   /**
@@ -154,14 +205,16 @@ public record RenderOptions(
         null,
         List.of(),
         null,
-        null,
+        INJECTED_ADMIN_TOKEN_FILE,
         INJECTED_ADMIN_HOST,
         null,
         null,
         null,
         null,
         warmupCalls,
-        null);
+        null,
+        INJECTED_NOTIFY_SECRET_FILE,
+        dev.toolgate.operator.inject.InjectionOptions.UPSTREAMS_DIR);
   }
 
   /** The same options for another revision. */
@@ -180,7 +233,9 @@ public record RenderOptions(
         listenPort,
         adminPort,
         warmupCalls,
-        stateApi);
+        stateApi,
+        notifySecretFile,
+        upstreamCredentialsDir);
   }
 
   public RenderOptions {

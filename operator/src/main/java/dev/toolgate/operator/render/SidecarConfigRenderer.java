@@ -10,6 +10,7 @@ import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Approval;
 import dev.toolgate.policy.model.Policy;
+import dev.toolgate.policy.model.QuotaNotify;
 import dev.toolgate.policy.model.Upstream;
 import dev.toolgate.policy.validation.PolicyValidator;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -39,7 +40,11 @@ public final class SidecarConfigRenderer {
    * The sidecar configuration as a record; throws with every violation when the spec is invalid.
    */
   public static SidecarConfig config(ToolPolicy resource, RenderOptions options) {
-    Policy spec = withUpstreamUrls(PolicyValidator.requireValid(resource.getSpec()), options);
+    // The mounted key is given before validation: a ToolPolicy names a webhook, never a path.
+    Policy spec =
+        withUpstreamUrls(
+            PolicyValidator.requireValid(withNotifySecret(resource.getSpec(), options)), options);
+    spec = withMountedCredentials(spec, options);
     boolean needsApproval =
         spec.tools().stream().anyMatch(t -> t.approval() == Approval.HUMAN_REQUIRED);
     return new SidecarConfig(
@@ -84,14 +89,45 @@ public final class SidecarConfigRenderer {
         options.sharedStateMode() == SharedStateOptions.Mode.API ? options.stateApi() : null);
   }
 
+  /** An upstream credential named by its Secret key is read where the injector mounts it. */
+  private static Policy withMountedCredentials(Policy spec, RenderOptions options) {
+    String dir = options.upstreamCredentialsDir();
+    if (dir == null || spec.upstreams().stream().allMatch(u -> u.auth() == null)) {
+      return spec;
+    }
+    return spec.withUpstreams(
+        spec.upstreams().stream()
+            .map(
+                u ->
+                    u.auth() == null || u.auth().file().startsWith("/")
+                        ? u
+                        : new Upstream(
+                            u.name(), u.url(), u.auth().withFile(dir + "/" + u.auth().file())))
+            .toList());
+  }
+
+  /** A webhook named without its key gets the key the injector mounts. */
+  private static Policy withNotifySecret(Policy spec, RenderOptions options) {
+    QuotaNotify notify = spec.quotas().notification();
+    if (options.notifySecretFile() == null
+        || notify == null
+        || notify.webhookUrl() == null
+        || notify.secretFile() != null) {
+      return spec;
+    }
+    return spec.withQuotas(
+        spec.quotas()
+            .withNotification(
+                new QuotaNotify(notify.webhookUrl(), options.notifySecretFile(), notify.caFile())));
+  }
+
   private static Policy withUpstreamUrls(Policy spec, RenderOptions options) {
     if (options.upstreamUrls().isEmpty()) {
       return spec;
     }
     return spec.withUpstreams(
         spec.upstreams().stream()
-            .map(
-                u -> new Upstream(u.name(), options.upstreamUrls().getOrDefault(u.name(), u.url())))
+            .map(u -> u.withUrl(options.upstreamUrls().getOrDefault(u.name(), u.url())))
             .toList());
   }
 }

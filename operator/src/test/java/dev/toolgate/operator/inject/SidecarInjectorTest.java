@@ -88,6 +88,34 @@ public class SidecarInjectorTest {
   }
 
   @Test
+  void mountsTheAdminTokenNotificationKeyAndUpstreamCredentialsIntoTheSidecarAlone()
+      throws Exception {
+    Pod injected = apply(pod(), injector.patch(pod()));
+
+    assertThat(injected.getSpec().getVolumes())
+        .filteredOn(
+            v -> v.getName().equals("toolgate-admin") || v.getName().equals("toolgate-notify"))
+        .extracting(v -> v.getSecret().getSecretName() + ":" + v.getSecret().getOptional())
+        .containsExactlyInAnyOrder(
+            InjectionOptions.ADMIN_SECRET + ":true", InjectionOptions.NOTIFY_SECRET + ":true");
+    assertThat(injected.getSpec().getInitContainers().get(0).getVolumeMounts())
+        .extracting(m -> m.getName() + "=" + m.getMountPath())
+        .contains(
+            "toolgate-admin=" + InjectionOptions.ADMIN_DIR,
+            "toolgate-notify=" + InjectionOptions.NOTIFY_DIR,
+            "toolgate-upstreams=" + InjectionOptions.UPSTREAMS_DIR);
+    assertThat(injected.getSpec().getContainers())
+        .allSatisfy(
+            agent ->
+                assertThat(agent.getVolumeMounts())
+                    .noneMatch(
+                        m ->
+                            m.getName().equals("toolgate-admin")
+                                || m.getName().equals("toolgate-notify")
+                                || m.getName().equals("toolgate-upstreams")));
+  }
+
+  @Test
   void tellsTheSidecarItsWorkloadFromThePodsOwnerNotFromAnythingTheAgentSends() throws Exception {
     Pod injected = apply(pod(), injector.patch(pod(), "ops"));
 

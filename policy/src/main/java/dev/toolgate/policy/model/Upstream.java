@@ -8,4 +8,19 @@ public record Upstream(
         String name,
     @JsonPropertyDescription(
             "The server's MCP endpoint (Streamable HTTP) or SSE endpoint (legacy HTTP+SSE).")
-        String url) {}
+        String url,
+    @JsonPropertyDescription(
+            "The credential the sidecar sends to this upstream in the agent's place; none when "
+                + "absent.")
+        UpstreamAuth auth) {
+
+  /** An upstream without a credential of the sidecar's. */
+  public Upstream(String name, String url) {
+    this(name, url, null);
+  }
+
+  /** The same upstream at another URL. */
+  public Upstream withUrl(String other) {
+    return new Upstream(name, other, auth);
+  }
+}

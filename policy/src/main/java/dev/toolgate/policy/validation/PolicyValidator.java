@@ -11,6 +11,7 @@ import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.RetryPolicy;
 import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.policy.model.Upstream;
+import dev.toolgate.policy.model.UpstreamAuth;
 import dev.toolgate.policy.outcome.ResultClass;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -100,8 +101,46 @@ public final class PolicyValidator {
         out.add(new Violation(at + ".name", "duplicate upstream name " + quoted(upstream.name())));
       }
       httpUrl(at + ".url", upstream.url(), false, out);
+      if (upstream.auth() != null) {
+        auth(at + ".auth", upstream.auth(), out);
+      }
     }
     return names;
+  }
+
+  /** A header name is an HTTP token; one the sidecar manages itself is not a credential's. */
+  private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
+
+  private static void auth(String at, UpstreamAuth auth, List<Violation> out) {
+    boolean bearer = auth.bearerTokenFile() != null;
+    boolean header = auth.headerName() != null || auth.headerValueFile() != null;
+    if (bearer == header) {
+      out.add(
+          new Violation(
+              at, "give either bearerTokenFile or headerName with headerValueFile, not both"));
+      return;
+    }
+    if (header) {
+      if (auth.headerName() == null || !HEADER_NAME.matcher(auth.headerName()).matches()) {
+        out.add(
+            new Violation(
+                at + ".headerName",
+                "must be an HTTP header name, was " + quoted(auth.headerName())));
+      } else if (auth.headerName().regionMatches(true, 0, "mcp-", 0, 4)
+          || auth.headerName().regionMatches(true, 0, "toolgate-", 0, 9)
+          || auth.headerName().equalsIgnoreCase("host")
+          || auth.headerName().equalsIgnoreCase("content-length")) {
+        out.add(
+            new Violation(
+                at + ".headerName",
+                "the sidecar manages " + auth.headerName() + " itself; name another header"));
+      }
+      if (auth.headerValueFile() == null || auth.headerValueFile().isBlank()) {
+        out.add(new Violation(at + ".headerValueFile", "the header's value file is required"));
+      }
+    } else if (auth.bearerTokenFile().isBlank()) {
+      out.add(new Violation(at + ".bearerTokenFile", "must name a file"));
+    }
   }
 
   private static void budget(Budget b, List<Violation> out) {

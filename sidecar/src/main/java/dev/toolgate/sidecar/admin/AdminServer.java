@@ -139,6 +139,9 @@ public final class AdminServer {
    * State-changing calls present the bearer token of {@code admin.tokenFile}; without a configured
    * token they are refused. Compared in constant time.
    */
+  /** The shortest token accepted, as the configuration loader checks at load. */
+  static final int MIN_TOKEN_CHARS = 16;
+
   private Future<Boolean> authenticated(HttpServerRequest req) {
     String tokenFile = active.get().config().admin().tokenFile();
     if (tokenFile == null) {
@@ -153,7 +156,16 @@ public final class AdminServer {
         .readFile(tokenFile)
         .map(
             buffer -> {
-              String expected = "Bearer " + buffer.toString().strip();
+              String token = buffer.toString().strip();
+              if (token.length() < MIN_TOKEN_CHARS) {
+                json(
+                    req,
+                    503,
+                    new JsonObject()
+                        .put("error", "the admin API is closed: admin.tokenFile holds no token"));
+                return false;
+              }
+              String expected = "Bearer " + token;
               String given = req.getHeader(HttpHeaders.AUTHORIZATION);
               boolean ok =
                   given != null
@@ -173,7 +185,14 @@ public final class AdminServer {
             })
         .otherwise(
             e -> {
-              json(req, 500, new JsonObject().put("error", "cannot read admin.tokenFile"));
+              json(
+                  req,
+                  503,
+                  new JsonObject()
+                      .put(
+                          "error",
+                          "the admin API is closed until admin.tokenFile can be read (in a"
+                              + " cluster: the toolgate-admin-token Secret)"));
               return false;
             });
   }

@@ -11,6 +11,7 @@ import dev.toolgate.policy.config.StateApiOptions;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.QuotaNotify;
 import dev.toolgate.policy.model.Quotas;
+import dev.toolgate.policy.model.Upstream;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
@@ -149,7 +150,7 @@ public final class ConfigLoader {
               resolve(deployment.approvals(), source),
               agentId == null ? deployment.agent() : new AgentIdentity(agentId),
               resolveState(deployment.sharedState(), source),
-              resolveNotify(policy, source));
+              resolveCredentials(resolveNotify(policy, source), source));
     } catch (BindingException e) {
       throw new ConfigException(source, List.of(e.getMessage()));
     }
@@ -168,7 +169,8 @@ public final class ConfigLoader {
           problems.add("admin.tokenFile: the token must hold at least 16 characters");
         }
       } catch (IOException e) {
-        problems.add("admin.tokenFile: cannot read " + config.admin().tokenFile());
+        // Not yet there (an optional Secret not created yet): the admin API stays closed until
+        // it can be read; everything else runs.
       }
     }
     if (config.runtime().maxBodyBytes() < 1024) {
@@ -242,6 +244,24 @@ public final class ConfigLoader {
     return Path.of(path).isAbsolute() || dir == null
         ? path
         : dir.resolve(path).normalize().toString();
+  }
+
+  /** The upstreams' credential files, like every other path of the file. */
+  private static Policy resolveCredentials(Policy policy, String source) {
+    if (policy.upstreams().stream().allMatch(u -> u.auth() == null)) {
+      return policy;
+    }
+    return policy.withUpstreams(
+        policy.upstreams().stream()
+            .map(
+                u ->
+                    u.auth() == null
+                        ? u
+                        : new Upstream(
+                            u.name(),
+                            u.url(),
+                            u.auth().withFile(relativeTo(source, u.auth().file()))))
+            .toList());
   }
 
   /** The quota notification's key and CA files, like every other path of the file. */

@@ -12,6 +12,11 @@ public enum Decision {
   FINAL,
   /** The agent went away; the attempt was cancelled upstream. */
   CANCELLED,
+  /**
+   * The agent sent {@code notifications/cancelled}: the attempt running was cancelled upstream, no
+   * further attempt starts and no result is sent.
+   */
+  CANCELLED_BY_AGENT,
   /** The call was refused before reaching the backend: written {@code denied:<code>}. */
   DENIED,
   /** A write answered from its idempotency record, without calling the backend. */

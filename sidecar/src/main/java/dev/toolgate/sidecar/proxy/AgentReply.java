@@ -51,6 +51,21 @@ final class AgentReply {
     return streaming;
   }
 
+  /**
+   * The agent cancelled the request: no result is sent for it. An open stream ends without one; a
+   * request still waiting for its JSON answer gets 202 and no body. Nothing after this is sent.
+   */
+  void withdraw() {
+    if (!open()) {
+      return;
+    }
+    if (streaming) {
+      res.end();
+    } else {
+      res.setStatusCode(202).end();
+    }
+  }
+
   /** Opens the SSE stream to the agent, with the upstream's headers the first time. */
   void openStream(HttpClientResponse upstream) {
     if (streaming || !open() || detached()) {

@@ -388,6 +388,21 @@ final class Attempt {
     cancelUpstream("toolgate: " + layer.wireName() + " timeout");
   }
 
+  /** Whether this attempt has come to its outcome. */
+  boolean settledNow() {
+    return settled();
+  }
+
+  /** The agent cancelled the call: stop waiting, and tell the upstream. */
+  void cancelByAgent() {
+    if (settled()) {
+      return;
+    }
+    settle(ResultClass.CANCELLED, 0, null, false, sent, OptionalLong.empty(), null);
+    services.ids().remove(pending);
+    cancelUpstream("cancelled by the agent");
+  }
+
   /** The agent went away (or, in 2026-07-28, cancelled by closing its stream). */
   void agentGone() {
     if (settled()) {

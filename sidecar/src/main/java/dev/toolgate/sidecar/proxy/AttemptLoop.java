@@ -57,6 +57,25 @@ final class AttemptLoop {
     }
   }
 
+  /**
+   * The agent cancelled the call: a retry waiting for its backoff never starts, and an attempt
+   * running is cancelled upstream.
+   *
+   * @return true when an attempt was running: its end writes the call's event
+   */
+  boolean cancelByAgent() {
+    if (retryTimer >= 0) {
+      s.vertx().cancelTimer(retryTimer);
+      retryTimer = -1;
+      return false;
+    }
+    if (current != null && !current.settledNow()) {
+      current.cancelByAgent();
+      return true;
+    }
+    return false;
+  }
+
   /** An abandoned attempt's late answer: recorded, never forwarded, never followed by a write. */
   void late(Attempt a, JsonObject answer) {
     String operationId = OperationId.of(answer);
@@ -102,6 +121,16 @@ final class AttemptLoop {
     call.gate().record(o);
     if (o.timeoutLayer() != null) {
       s.metrics().timeout(call.upstream(), call.toolLabel(), o.timeoutLayer().wireName());
+    }
+    if (call.cancelledByAgent()) {
+      call.finish();
+      if (call.write() != null) {
+        call.write().attemptAnswered(o);
+      }
+      call.evidence()
+          .attemptEnded(a, o, Decision.CANCELLED_BY_AGENT, retryReason, "notifications/cancelled");
+      call.evidence().called(ResultClass.CANCELLED);
+      return;
     }
     if (o.answered() || o.result() == ResultClass.CANCELLED) {
       answered(o);

@@ -25,6 +25,9 @@ final class CallAdmission {
    */
   private static void from(ToolCall call, List<AdmissionStep> steps, int next) {
     for (int i = next; i < steps.size(); i++) {
+      if (call.done()) {
+        return;
+      }
       AdmissionStep step = steps.get(i);
       if (step == AdmissionStep.POLICY) {
         if (!byPolicy(call)) {
@@ -42,7 +45,9 @@ final class CallAdmission {
               });
       return;
     }
-    call.admitted();
+    if (!call.done()) {
+      call.admitted();
+    }
   }
 
   private static Future<Boolean> asynchronous(ToolCall call, AdmissionStep step) {

@@ -17,7 +17,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 
-/** What every tool call uses: shared, long-lived, thread-safe. */
+/**
+ * What every tool call uses: shared, long-lived, thread-safe. {@code calls} holds the calls under
+ * way by {@link ToolCall#cancelKey}, for the agent's {@code notifications/cancelled}.
+ */
 record CallServices(
     Vertx vertx,
     UpstreamClient upstreams,
@@ -34,7 +37,8 @@ record CallServices(
     QuotaStore quotas,
     LastKnownResults lastKnown,
     SessionAudit audit,
-    WebhookNotifier notifier) {
+    WebhookNotifier notifier,
+    Map<String, ToolCall> calls) {
 
   /**
    * The sidecar-wide retry budget of the configuration in force (a reload with new limits starts a

@@ -8,6 +8,7 @@ import dev.toolgate.policy.outcome.AgentCode;
 import dev.toolgate.policy.outcome.ResultClass;
 import dev.toolgate.policy.outcome.Wording;
 import dev.toolgate.sidecar.evidence.Decision;
+import dev.toolgate.sidecar.state.CredentialRefused;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,14 @@ final class IdempotentWrite {
             e -> {
               call.deny(
                   AgentCode.POLICY_DENIED,
-                  "the idempotency store is unavailable: " + e.getMessage(),
+                  e instanceof CredentialRefused
+                      ? "the shared state refused this sidecar's credential ("
+                          + e.getMessage()
+                          + "): writes are refused until it accepts one"
+                      : "the shared state is unreachable and writes fail closed: the write's"
+                          + " idempotency record cannot be taken ("
+                          + e.getMessage()
+                          + ")",
                   null);
               return false;
             });
@@ -62,6 +70,11 @@ final class IdempotentWrite {
     DuplicateDecision d = DuplicateDecision.of(existing, call.identity().argumentsHash());
     switch (d.verdict()) {
       case PROCEED -> {
+        if (call.done()) {
+          // Cancelled by the agent while the record was being taken: the write never runs.
+          s.idempotency().release(key);
+          return false;
+        }
         return true;
       }
       case REPLAY -> replay(existing);

@@ -102,9 +102,11 @@ public final class Proxy {
             new LastKnownResults(
                 LastKnownResults.DEFAULT_CAPACITY, LastKnownResults.DEFAULT_MAX_BYTES),
             audit,
-            new dev.toolgate.sidecar.notify.WebhookNotifier(vertx, metrics, clock));
+            new dev.toolgate.sidecar.notify.WebhookNotifier(vertx, metrics, clock),
+            new ConcurrentHashMap<>());
     this.handler =
-        new ProxyHandler(routing::get, upstreams, ids, new ToolCallHandler(services), metrics);
+        new ProxyHandler(
+            routing::get, upstreams, ids, new ToolCallHandler(services), metrics, services.calls());
     this.expiryTimer =
         vertx.setPeriodic(
             ID_EXPIRY_PERIOD_MS,
@@ -117,6 +119,9 @@ public final class Proxy {
               long idleMs = policy.quotas().idleExpirySeconds() * 1000L;
               stores.quotas().expire(now, idleMs);
               audit.expire(now, idleMs);
+              routing.get().routes().values().stream()
+                  .filter(r -> r.credential() != null)
+                  .forEach(r -> r.credential().refresh(vertx));
             });
   }
 

@@ -20,6 +20,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,12 +41,16 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
   private final ToolCallHandler toolCalls;
   private final ToolgateMetrics metrics;
 
+  private final Map<String, ToolCall> calls;
+
   ProxyHandler(
       Supplier<Routing> routing,
       UpstreamClient upstreams,
       IdRegistry ids,
       ToolCallHandler toolCalls,
-      ToolgateMetrics metrics) {
+      ToolgateMetrics metrics,
+      Map<String, ToolCall> calls) {
+    this.calls = calls;
     this.routing = routing;
     this.upstreams = upstreams;
     this.ids = ids;
@@ -166,7 +171,9 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
         // Whatever its id: a call the policy cannot enforce is refused, never relayed.
         toolCalls.handle(req, current, route, sub, parsed);
       } else if ("notifications/cancelled".equals(method)) {
-        forward(req, route, sub, cancellationUpstream(route, req, msg, body));
+        if (!cancelToolCall(route, req, msg)) {
+          forward(req, route, sub, cancellationUpstream(route, req, msg, body));
+        }
       } else if ("tools/list".equals(method)
           && current.loaded().config().policy().unlistedTools() == UnlistedTools.DENY) {
         var policy = current.loaded().config().policy();
@@ -238,6 +245,26 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
         return false;
       }
     }
+    return true;
+  }
+
+  /**
+   * The agent cancels a tool call of its own: the call stops (no further attempt, the running one
+   * cancelled upstream under the sidecar's id, no result sent) and the notification is answered 202
+   * here. False when no tool call of this agent has that id: the notification goes upstream.
+   */
+  private boolean cancelToolCall(UpstreamRoute route, HttpServerRequest req, JsonObject msg) {
+    JsonObject params = msg.getValue("params") instanceof JsonObject p ? p : null;
+    if (params == null || params.getValue("requestId") == null) {
+      return false;
+    }
+    String scope = IdRegistry.scope(route.name(), req.getHeader(McpHeaders.SESSION_ID));
+    ToolCall call = calls.get(ToolCall.cancelKey(scope, params.getValue("requestId")));
+    if (call == null) {
+      return false;
+    }
+    call.cancelByAgent();
+    req.response().setStatusCode(202).end();
     return true;
   }
 

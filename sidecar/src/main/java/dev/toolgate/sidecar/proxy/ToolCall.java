@@ -14,6 +14,8 @@ import dev.toolgate.policy.outcome.Wording;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.evidence.Decision;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
@@ -52,6 +54,9 @@ final class ToolCall {
   private final SharedRead shared;
   private ToolCallContext ctx;
   private boolean done;
+  private boolean cancelledByAgent;
+  private final String cancelKey;
+  private final Context context;
 
   ToolCall(
       CallServices s,
@@ -97,6 +102,10 @@ final class ToolCall {
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
       ctx.reply().labelUpstreamAnswers(BreakerGate.EVIDENCE_FRESH);
     }
+    this.cancelKey = cancelKey(ctx.scope(), ctx.clientId());
+    this.context = s.vertx().getOrCreateContext();
+    s.calls().put(cancelKey, this);
+    req.response().endHandler(v -> s.calls().remove(cancelKey, this));
     req.response().closeHandler(v -> agentGone());
   }
 
@@ -160,7 +169,10 @@ final class ToolCall {
    * Answers the agent with a refusal: the call never reaches (or no longer reaches) the backend.
    */
   void deny(AgentCode code, String reason, JsonObject details) {
-    done = true;
+    if (cancelledByAgent) {
+      return;
+    }
+    finish();
     gate.release();
     JsonObject d = details == null ? new JsonObject() : details;
     ctx.reply().error(code, reason, d.put("tool", id.tool()));
@@ -175,6 +187,52 @@ final class ToolCall {
   /** The call is over: no retry may start, and a late agent disconnect changes nothing. */
   void finish() {
     done = true;
+    s.calls().remove(cancelKey, this);
+  }
+
+  /** The key under which the agent's {@code notifications/cancelled} finds this call. */
+  static String cancelKey(String scope, Object clientId) {
+    return scope + (clientId instanceof String ? "|s:" : "|n:") + clientId;
+  }
+
+  /**
+   * The agent's {@code notifications/cancelled} for this call: no further attempt, the one running
+   * cancelled upstream, no result sent. A call still being admitted ends at its next step; one in
+   * backoff ends here, with its event.
+   */
+  void cancelByAgent() {
+    if (!context.isEventLoopContext() || Vertx.currentContext() != context) {
+      context.runOnContext(v -> cancelByAgent());
+      return;
+    }
+    if (done || cancelledByAgent) {
+      return;
+    }
+    cancelledByAgent = true;
+    ctx.reply().withdraw();
+    if (!attempts.cancelByAgent()) {
+      // In backoff, or still being admitted (whose next step then finds the call done).
+      finishCancelled();
+    }
+  }
+
+  /** The call ends as cancelled, with no attempt running: its one event. */
+  private void finishCancelled() {
+    finish();
+    gate.release();
+    if (write != null && ctx.idempotencyKey() != null) {
+      s.idempotency().release(ctx.idempotencyKey());
+    }
+    evidence.called(ResultClass.CANCELLED);
+    evidence
+        .entry(Decision.CANCELLED_BY_AGENT)
+        .result(ResultClass.CANCELLED)
+        .reason("notifications/cancelled")
+        .write();
+  }
+
+  boolean cancelledByAgent() {
+    return cancelledByAgent;
   }
 
   boolean done() {
@@ -182,6 +240,7 @@ final class ToolCall {
   }
 
   private void agentGone() {
+    s.calls().remove(cancelKey, this);
     if (done) {
       return;
     }

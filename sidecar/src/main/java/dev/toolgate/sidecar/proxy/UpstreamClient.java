@@ -17,7 +17,8 @@ final class UpstreamClient {
   }
 
   /**
-   * Opens a request carrying the agent's headers (less hop-by-hop and Toolgate's own).
+   * Opens a request carrying the agent's headers (less hop-by-hop and Toolgate's own), or, to an
+   * upstream with a credential of the sidecar's, that credential instead of the agent's.
    *
    * @param uri the upstream path and query
    */
@@ -32,6 +33,9 @@ final class UpstreamClient {
             .setURI(uri);
     MultiMap headers = MultiMap.caseInsensitiveMultiMap();
     Hop.copyRequest(agentHeaders, headers);
+    if (route.credential() != null) {
+      route.credential().apply(headers);
+    }
     options.setHeaders(headers);
     try {
       return http.request(options);

@@ -8,14 +8,33 @@ import java.net.URI;
  * /mcp/<name>/<rest>} goes to {@code <rest>} on the upstream's origin, which is how the legacy
  * HTTP+SSE transport's message endpoint is reached through the sidecar.
  */
-record UpstreamRoute(String name, boolean ssl, String host, int port, String path, String query) {
+record UpstreamRoute(
+    String name,
+    boolean ssl,
+    String host,
+    int port,
+    String path,
+    String query,
+    UpstreamCredential credential) {
 
+  UpstreamRoute(String name, boolean ssl, String host, int port, String path, String query) {
+    this(name, ssl, host, port, path, query, null);
+  }
+
+  /** The route to {@code upstream}; its credential, when it has one, read from its file now. */
   static UpstreamRoute of(Upstream upstream) {
     URI uri = URI.create(upstream.url());
     boolean ssl = "https".equals(uri.getScheme());
     int port = uri.getPort() > 0 ? uri.getPort() : ssl ? 443 : 80;
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-    return new UpstreamRoute(upstream.name(), ssl, uri.getHost(), port, path, uri.getRawQuery());
+    return new UpstreamRoute(
+        upstream.name(),
+        ssl,
+        uri.getHost(),
+        port,
+        path,
+        uri.getRawQuery(),
+        upstream.auth() == null ? null : UpstreamCredential.read(upstream.name(), upstream.auth()));
   }
 
   /** The proxy path agents use for this upstream. */

@@ -113,7 +113,7 @@ class MessageBytesIT {
     assertThat(reply.body())
         .isEqualTo(
             "id: s:0\nretry: 500\ndata: \n\n"
-                + "data: "
+                + "id: s:1\nevent: message\ndata: "
                 + json.replace("$ID", "\"agent-2\"")
                 + "\n\n");
     assertThat(f.events.first("lookup").result()).isEqualTo("success");
@@ -129,7 +129,8 @@ class MessageBytesIT {
         f.send(f.post(UPSTREAM, SidecarFixture.toolCall(8, "lookup", "{}", null)));
 
     assertThat(reply.body())
-        .isEqualTo("data: {\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"content\":[]}}\n\n");
+        .isEqualTo(
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"content\":[]}}\n\n");
   }
 
   @Test

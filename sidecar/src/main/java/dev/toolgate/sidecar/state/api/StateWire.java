@@ -59,7 +59,7 @@ public final class StateWire {
         positive(o, "ratePerMinute"),
         positive(o, "idleExpirySeconds"),
         null,
-        positive(o, "newSessionsPerMinute"));
+        o.getValue("newSessionsPerMinute") == null ? null : positive(o, "newSessionsPerMinute"));
   }
 
   public static JsonObject verdict(QuotaVerdict v) {
