@@ -357,15 +357,32 @@ public final class StateServer {
     if (unread) {
       req.response().putHeader(HttpHeaders.CONNECTION, "close");
     }
-    req.response()
-        .end(new JsonObject().put("error", error).encode())
-        .onComplete(
-            v -> {
-              if (unread) {
-                // A body left unread would hold the connection (and the caller) forever.
-                req.connection().close();
-              }
-            });
+    Future<Void> written = req.response().end(new JsonObject().put("error", error).encode());
+    if (unread) {
+      lingerThenClose(req, written);
+    }
+  }
+
+  /** The most of a refused request's body read and dropped before its connection is closed. */
+  static final long MAX_DISCARDED_BYTES = 2L * MAX_BODY_BYTES;
+
+  /**
+   * A body left unread would hold the connection (and the caller) forever; closing at once would
+   * reset it while the caller still sends, and the caller would never read the refusal. The rest of
+   * the body is read and dropped, up to {@link #MAX_DISCARDED_BYTES}, then the connection closes.
+   */
+  private static void lingerThenClose(HttpServerRequest req, Future<Void> written) {
+    long[] discarded = new long[1];
+    req.handler(
+        chunk -> {
+          discarded[0] += chunk.length();
+          if (discarded[0] > MAX_DISCARDED_BYTES) {
+            req.connection().close();
+          }
+        });
+    req.endHandler(v -> written.onComplete(x -> req.connection().close()));
+    req.exceptionHandler(e -> req.connection().close());
+    req.resume();
   }
 
   static String sha256(String text) {
