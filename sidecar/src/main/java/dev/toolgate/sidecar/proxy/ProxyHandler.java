@@ -177,8 +177,13 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       } else if ("tools/list".equals(method)
           && current.loaded().config().policy().unlistedTools() == UnlistedTools.DENY) {
         var policy = current.loaded().config().policy();
-        forwardListing(
-            req, route, sub, body, new ToolListFilter(tool -> policy.names(route.name(), tool)));
+        new ToolListFilter(tool -> policy.names(route.name(), tool))
+            .relay(
+                req,
+                upstreams.open(
+                    route, req.method(), route.upstreamUri(sub, req.query()), req.headers()),
+                body,
+                e -> unreachable(req, route, e));
       } else {
         forward(req, route, sub, body);
       }
@@ -298,60 +303,6 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
             })
         .onSuccess(response -> relay(req, route, response))
         .onFailure(e -> unreachable(req, route, e));
-  }
-
-  /** Relays a tools/list request, and its answer without the tools the policy refuses. */
-  private void forwardListing(
-      HttpServerRequest req, UpstreamRoute route, String sub, Buffer body, ToolListFilter filter) {
-    HttpServerResponse res = req.response();
-    upstreams
-        .open(route, req.method(), route.upstreamUri(sub, req.query()), req.headers())
-        .compose(
-            upstream -> {
-              res.closeHandler(v -> upstream.reset());
-              return upstream.send(body);
-            })
-        .onSuccess(
-            response -> {
-              if (res.closed()) {
-                response.request().reset();
-                return;
-              }
-              if (Relay.isEventStream(response)) {
-                Relay.head(response, res);
-                Relay.events(response, res, filter::event, clean -> end(res, clean));
-                return;
-              }
-              String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
-              if (length != null && parseLong(length) > ToolListFilter.MAX_ANSWER_BYTES) {
-                response.request().reset();
-                unreachable(
-                    req,
-                    route,
-                    new IllegalStateException(
-                        "its tools/list answer is over "
-                            + ToolListFilter.MAX_ANSWER_BYTES
-                            + " bytes"));
-                return;
-              }
-              response
-                  .body()
-                  .onSuccess(
-                      answer -> {
-                        Relay.head(response, res);
-                        res.end(filter.body(answer));
-                      })
-                  .onFailure(e -> unreachable(req, route, e));
-            })
-        .onFailure(e -> unreachable(req, route, e));
-  }
-
-  private static void end(HttpServerResponse res, boolean clean) {
-    if (clean) {
-      res.end();
-    } else {
-      res.reset();
-    }
   }
 
   private static Future<HttpClientResponse> sendStreaming(

@@ -2,7 +2,13 @@ package dev.toolgate.sidecar.proxy;
 
 import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.SseEvent;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -22,6 +28,63 @@ final class ToolListFilter {
 
   ToolListFilter(Predicate<String> named) {
     this.named = named;
+  }
+
+  /**
+   * Sends a tools/list request upstream and relays its answer without the tools the policy does not
+   * name: event by event on a stream, whole (up to {@link #MAX_ANSWER_BYTES}) as JSON.
+   */
+  void relay(
+      HttpServerRequest req,
+      Future<HttpClientRequest> opened,
+      Buffer body,
+      Handler<Throwable> unreachable) {
+    HttpServerResponse res = req.response();
+    opened
+        .compose(
+            upstream -> {
+              res.closeHandler(v -> upstream.reset());
+              return upstream.send(body);
+            })
+        .onSuccess(
+            response -> {
+              if (res.closed()) {
+                response.request().reset();
+                return;
+              }
+              if (Relay.isEventStream(response)) {
+                Relay.head(response, res);
+                Relay.events(response, res, this::event, clean -> end(res, clean));
+                return;
+              }
+              String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
+              if (length != null
+                  && length.length() < 19
+                  && Long.parseLong(length) > MAX_ANSWER_BYTES) {
+                response.request().reset();
+                unreachable.handle(
+                    new IllegalStateException(
+                        "its tools/list answer is over " + MAX_ANSWER_BYTES + " bytes"));
+                return;
+              }
+              response
+                  .body()
+                  .onSuccess(
+                      answer -> {
+                        Relay.head(response, res);
+                        res.end(body(answer));
+                      })
+                  .onFailure(unreachable);
+            })
+        .onFailure(unreachable);
+  }
+
+  private static void end(HttpServerResponse res, boolean clean) {
+    if (clean) {
+      res.end();
+    } else {
+      res.reset();
+    }
   }
 
   /** A JSON body: the message (or a batch of them) with the unnamed tools left out. */
