@@ -184,7 +184,7 @@ final class AgentReply {
     // A JSON-RPC refusal (an ended session's 404, a 400) answers the id the sidecar used
     // upstream: the agent gets its own id back, never the sidecar's.
     String length = upstream.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (length != null && length.length() < 10 && Long.parseLong(length) > MAX_REFUSAL_BYTES) {
+    if (length != null && ProxyHandler.parseLong(length) > MAX_REFUSAL_BYTES) {
       upstream.request().reset();
       res.reset();
       return;

@@ -179,7 +179,7 @@ final class Attempt {
     return meta;
   }
 
-  private boolean settled() {
+  boolean settled() {
     return outcome.future().isComplete();
   }
 
@@ -386,11 +386,6 @@ final class Attempt {
     settle(ResultClass.TIMEOUT, 0, null, false, sent, OptionalLong.empty(), layer);
     services.ids().remove(pending);
     cancelUpstream("toolgate: " + layer.wireName() + " timeout");
-  }
-
-  /** Whether this attempt has come to its outcome. */
-  boolean settledNow() {
-    return settled();
   }
 
   /** The agent cancelled the call: stop waiting, and tell the upstream. */

@@ -69,7 +69,7 @@ final class AttemptLoop {
       retryTimer = -1;
       return false;
     }
-    if (current != null && !current.settledNow()) {
+    if (current != null && !current.settled()) {
       current.cancelByAgent();
       return true;
     }

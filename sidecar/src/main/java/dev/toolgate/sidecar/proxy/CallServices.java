@@ -19,7 +19,7 @@ import java.util.function.DoubleSupplier;
 
 /**
  * What every tool call uses: shared, long-lived, thread-safe. {@code calls} holds the calls under
- * way by {@link ToolCall#cancelKey}, for the agent's {@code notifications/cancelled}.
+ * way by {@link IdRegistry#clientIdKey}, for the agent's {@code notifications/cancelled}.
  */
 record CallServices(
     Vertx vertx,

@@ -96,7 +96,7 @@ final class IdRegistry {
   }
 
   /** A number id and the same digits as a string are different JSON-RPC ids. */
-  private static String clientIdKey(String scope, Object id) {
+  static String clientIdKey(String scope, Object id) {
     return scope + (id instanceof String ? "|s:" : "|n:") + id;
   }
 }

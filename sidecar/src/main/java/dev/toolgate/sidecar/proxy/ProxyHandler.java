@@ -264,7 +264,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       return false;
     }
     String scope = IdRegistry.scope(route.name(), req.getHeader(McpHeaders.SESSION_ID));
-    ToolCall call = calls.get(ToolCall.cancelKey(scope, params.getValue("requestId")));
+    ToolCall call = calls.get(IdRegistry.clientIdKey(scope, params.getValue("requestId")));
     if (call == null) {
       return false;
     }
@@ -409,7 +409,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
         .end(JsonRpc.error(id, code, message));
   }
 
-  private static long parseLong(String value) {
+  static long parseLong(String value) {
     try {
       return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {

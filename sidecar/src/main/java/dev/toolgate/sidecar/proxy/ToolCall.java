@@ -102,7 +102,7 @@ final class ToolCall {
         && rule.breaker().fallback() == Fallback.READ_ONLY_DEGRADED_RESPONSE) {
       ctx.reply().labelUpstreamAnswers(BreakerGate.EVIDENCE_FRESH);
     }
-    this.cancelKey = cancelKey(ctx.scope(), ctx.clientId());
+    this.cancelKey = IdRegistry.clientIdKey(ctx.scope(), ctx.clientId());
     this.context = s.vertx().getOrCreateContext();
     s.calls().put(cancelKey, this);
     req.response().endHandler(v -> s.calls().remove(cancelKey, this));
@@ -188,11 +188,6 @@ final class ToolCall {
   void finish() {
     done = true;
     s.calls().remove(cancelKey, this);
-  }
-
-  /** The key under which the agent's {@code notifications/cancelled} finds this call. */
-  static String cancelKey(String scope, Object clientId) {
-    return scope + (clientId instanceof String ? "|s:" : "|n:") + clientId;
   }
 
   /**

@@ -58,9 +58,7 @@ final class ToolListFilter {
                 return;
               }
               String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
-              if (length != null
-                  && length.length() < 19
-                  && Long.parseLong(length) > MAX_ANSWER_BYTES) {
+              if (length != null && ProxyHandler.parseLong(length) > MAX_ANSWER_BYTES) {
                 response.request().reset();
                 unreachable.handle(
                     new IllegalStateException(
