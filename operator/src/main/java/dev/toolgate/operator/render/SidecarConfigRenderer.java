@@ -99,10 +99,12 @@ public final class SidecarConfigRenderer {
         spec.upstreams().stream()
             .map(
                 u ->
-                    u.auth() == null || u.auth().file().startsWith("/")
+                    u.auth() == null
                         ? u
                         : new Upstream(
-                            u.name(), u.url(), u.auth().withFile(dir + "/" + u.auth().file())))
+                            u.name(),
+                            u.url(),
+                            u.auth().withFiles(f -> f.startsWith("/") ? f : dir + "/" + f)))
             .toList());
   }
 

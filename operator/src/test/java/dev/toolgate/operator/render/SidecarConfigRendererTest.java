@@ -79,6 +79,30 @@ class SidecarConfigRendererTest {
   }
 
   @Test
+  void anUpstreamsCredentialFilesAreReadWhereTheInjectorMountsThemAndAnAbsolutePathIsKept()
+      throws Exception {
+    String policy =
+        Files.readString(TOOL_POLICY)
+            .replace(
+                "{name: deployment-api, url: \"http://deployment-mcp.ops.svc:8080/mcp\"}",
+                "{name: deployment-api, url: \"https://deployment-mcp.ops.svc/mcp\", auth:"
+                    + " {bearerTokenFile: api.token, clientCertificateFile: tls.crt,"
+                    + " clientKeyFile: tls.key, trustedCaFile: /etc/ssl/private-ca.pem}}");
+
+    String rendered =
+        SidecarConfigRenderer.render(
+            SidecarConfigRenderer.parse(policy),
+            RenderOptions.injected("https://toolgate-state.toolgate-system.svc:8443", "CA", null));
+
+    String dir = dev.toolgate.operator.inject.InjectionOptions.UPSTREAMS_DIR;
+    assertThat(rendered)
+        .contains("bearerTokenFile: \"" + dir + "/api.token\"")
+        .contains("clientCertificateFile: \"" + dir + "/tls.crt\"")
+        .contains("clientKeyFile: \"" + dir + "/tls.key\"")
+        .contains("trustedCaFile: \"/etc/ssl/private-ca.pem\"");
+  }
+
+  @Test
   void refusesAWarmupOutsideTheSidecarsBounds() {
     assertThatThrownBy(
             () ->

@@ -102,7 +102,7 @@ public final class PolicyValidator {
       }
       httpUrl(at + ".url", upstream.url(), false, out);
       if (upstream.auth() != null) {
-        auth(at + ".auth", upstream.auth(), out);
+        auth(at + ".auth", upstream.url(), upstream.auth(), out);
       }
     }
     return names;
@@ -111,7 +111,28 @@ public final class PolicyValidator {
   /** A header name is an HTTP token; one the sidecar manages itself is not a credential's. */
   private static final Pattern HEADER_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}");
 
-  private static void auth(String at, UpstreamAuth auth, List<Violation> out) {
+  private static void auth(String at, String url, UpstreamAuth auth, List<Violation> out) {
+    if (!auth.sendsHeader() && !auth.presentsCertificate() && auth.trustedCaFile() == null) {
+      out.add(
+          new Violation(
+              at,
+              "give bearerTokenFile, headerName with headerValueFile, or clientCertificateFile"
+                  + " with clientKeyFile"));
+      return;
+    }
+    if (auth.presentsCertificate()) {
+      certificate(at, url, auth, out);
+    }
+    if (auth.trustedCaFile() != null && url != null && !url.startsWith("https://")) {
+      out.add(
+          new Violation(
+              at + ".trustedCaFile",
+              "trusted authorities are read over TLS only; the upstream's url must be https, was "
+                  + quoted(url)));
+    }
+    if (!auth.sendsHeader()) {
+      return;
+    }
     boolean bearer = auth.bearerTokenFile() != null;
     boolean header = auth.headerName() != null || auth.headerValueFile() != null;
     if (bearer == header) {
@@ -140,6 +161,27 @@ public final class PolicyValidator {
       }
     } else if (auth.bearerTokenFile().isBlank()) {
       out.add(new Violation(at + ".bearerTokenFile", "must name a file"));
+    }
+  }
+
+  private static void certificate(String at, String url, UpstreamAuth auth, List<Violation> out) {
+    if (auth.clientCertificateFile() == null || auth.clientCertificateFile().isBlank()) {
+      out.add(
+          new Violation(
+              at + ".clientCertificateFile", "is required with clientKeyFile; name a PEM file"));
+    }
+    if (auth.clientKeyFile() == null || auth.clientKeyFile().isBlank()) {
+      out.add(
+          new Violation(
+              at + ".clientKeyFile", "is required with clientCertificateFile; name a PEM file"));
+    }
+    if (url != null && !url.startsWith("https://")) {
+      out.add(
+          new Violation(
+              at + ".clientCertificateFile",
+              "a client certificate is presented over TLS only; the upstream's url must be"
+                  + " https, was "
+                  + quoted(url)));
     }
   }
 

@@ -16,6 +16,7 @@ import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.RetryPolicy;
 import dev.toolgate.policy.model.ToolRule;
 import dev.toolgate.policy.model.Upstream;
+import dev.toolgate.policy.model.UpstreamAuth;
 import dev.toolgate.policy.outcome.ResultClass;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -185,6 +186,68 @@ class PolicyValidatorTest {
         .containsExactly(
             "upstreams[0].url: must be an absolute http(s) URL with a host, was 'ftp://somewhere'",
             "tools[0].upstream: must name one of the upstreams [api], was 'deployment-api'");
+  }
+
+  private static List<String> authViolations(String url, UpstreamAuth auth) {
+    Policy policy =
+        new Policy(
+            null,
+            null,
+            null,
+            List.of(new Upstream("deployment-api", url, auth)),
+            null,
+            List.of(GET_JOB),
+            null,
+            null);
+    return PolicyValidator.validate(policy).stream().map(Violation::toString).toList();
+  }
+
+  @Test
+  void acceptsAClientCertificateOrAPrivateAuthorityOverHttpsAloneOrWithABearerToken() {
+    assertThat(
+            authViolations(
+                "https://api.internal/mcp",
+                UpstreamAuth.clientCertificate("client.pem", "client.key", "ca.pem")))
+        .isEmpty();
+    assertThat(
+            authViolations(
+                "https://api.internal/mcp",
+                new UpstreamAuth("token", null, null, "client.pem", "client.key", null)))
+        .isEmpty();
+    assertThat(
+            authViolations(
+                "https://api.internal/mcp",
+                new UpstreamAuth("t", null, null, null, null, "ca.pem")))
+        .isEmpty();
+  }
+
+  @Test
+  void rejectsAClientCertificateOverPlainHttpOrWithoutItsKeyAndAnEmptyAuth() {
+    assertThat(
+            authViolations(
+                "http://api.internal/mcp", UpstreamAuth.clientCertificate("c.pem", "c.key", null)))
+        .containsExactly(
+            "upstreams[0].auth.clientCertificateFile: a client certificate is presented over TLS"
+                + " only; the upstream's url must be https, was 'http://api.internal/mcp'");
+    assertThat(
+            authViolations(
+                "https://api.internal/mcp", UpstreamAuth.clientCertificate("c.pem", null, null)))
+        .containsExactly(
+            "upstreams[0].auth.clientKeyFile: is required with clientCertificateFile; name a PEM"
+                + " file");
+    assertThat(
+            authViolations(
+                "https://api.internal/mcp", new UpstreamAuth(null, null, null, null, null, null)))
+        .containsExactly(
+            "upstreams[0].auth: give bearerTokenFile, headerName with headerValueFile, or"
+                + " clientCertificateFile with clientKeyFile");
+    assertThat(authViolations("https://api.internal/mcp", UpstreamAuth.bearer("t"))).isEmpty();
+    assertThat(
+            authViolations(
+                "http://api.internal/mcp", new UpstreamAuth("t", null, null, null, null, "ca.pem")))
+        .containsExactly(
+            "upstreams[0].auth.trustedCaFile: trusted authorities are read over TLS only; the"
+                + " upstream's url must be https, was 'http://api.internal/mcp'");
   }
 
   @Test

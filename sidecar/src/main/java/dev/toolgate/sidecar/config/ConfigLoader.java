@@ -258,9 +258,7 @@ public final class ConfigLoader {
                     u.auth() == null
                         ? u
                         : new Upstream(
-                            u.name(),
-                            u.url(),
-                            u.auth().withFile(relativeTo(source, u.auth().file()))))
+                            u.name(), u.url(), u.auth().withFiles(f -> relativeTo(source, f))))
             .toList());
   }
 

@@ -35,6 +35,9 @@ final class UpstreamClient {
     Hop.copyRequest(agentHeaders, headers);
     if (route.credential() != null) {
       route.credential().apply(headers);
+      if (route.ssl() && route.credential().tls() != null) {
+        options.setSslOptions(route.credential().tls());
+      }
     }
     options.setHeaders(headers);
     try {
