@@ -11,8 +11,8 @@ public record Quotas(
     @JsonPropertyDescription("Calls allowed per session.") SessionQuota perSession,
     @JsonPropertyDescription(
             "Calls allowed to all sessions of the workload together, reads and writes. When "
-                + "absent, the workload's writes are still limited to 10 times "
-                + "perSession.write within the idle window.")
+                + "absent, the workload is still limited to 10 times perSession (its reads and "
+                + "its writes) within the idle window.")
         SessionQuota perAgent,
     @JsonPropertyDescription("Calls per minute allowed to one session: stops a runaway loop early.")
         Integer ratePerMinute,
@@ -29,7 +29,7 @@ public record Quotas(
   public static final int DEFAULT_RATE_PER_MINUTE = 120;
   public static final int DEFAULT_NEW_SESSIONS_PER_MINUTE = 30;
 
-  /** Without {@code perAgent}, the workload's writes are limited to this many sessions' worth. */
+  /** Without {@code perAgent}, the workload is limited to this many sessions' worth. */
   public static final int DEFAULT_WORKLOAD_SESSIONS = 10;
 
   public static final Quotas DEFAULT = new Quotas(null, null, null, null, null, null);
@@ -51,17 +51,13 @@ public record Quotas(
         newSessionsPerMinute == null ? DEFAULT_NEW_SESSIONS_PER_MINUTE : newSessionsPerMinute;
   }
 
-  /** Whether a call of this kind counts in the workload's total. */
-  public boolean countsWorkload(boolean write) {
-    return perAgent != null || write;
-  }
-
-  /** The workload's limits: {@code perAgent}, or by default 10 sessions' writes. */
+  /** The workload's limits: {@code perAgent}, or by default 10 sessions' worth. */
   public SessionQuota workloadLimit() {
     return perAgent != null
         ? perAgent
         : new SessionQuota(
-            Integer.MAX_VALUE, multiply(perSession.write(), DEFAULT_WORKLOAD_SESSIONS));
+            multiply(perSession.read(), DEFAULT_WORKLOAD_SESSIONS),
+            multiply(perSession.write(), DEFAULT_WORKLOAD_SESSIONS));
   }
 
   /** This configuration with its notification settings replaced. */

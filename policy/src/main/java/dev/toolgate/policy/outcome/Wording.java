@@ -139,7 +139,7 @@ public final class Wording {
           + " in the ToolPolicy (quotas.newSessionsPerMinute); a quota raise does not.";
     }
     return " It holds for every session of this workload together (by default 10 times"
-        + " quotas.perSession.write for writes); only the operators can change it, in the"
+        + " quotas.perSession); only the operators can change it, in the"
         + " ToolPolicy ("
         + limitName
         + "); a session's quota raise does not.";

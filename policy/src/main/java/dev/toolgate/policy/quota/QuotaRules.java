@@ -143,18 +143,12 @@ public final class QuotaRules {
 
   /**
    * The workload's check, over all its sessions: the new sessions it opens per minute, then its
-   * total ({@code quotas.perAgent}, or by default its writes only, 10 sessions' worth). When
-   * neither applies, allowed with {@code usage} as it was (null where there is none): no fresh
-   * usage is built for a total nothing checks.
+   * total ({@code quotas.perAgent}, or by default 10 sessions' worth).
    *
    * @param opensSession whether the call opens its session ({@link #opensSession})
    */
   public static Outcome agent(
       Usage usage, boolean write, boolean opensSession, Quotas quotas, long nowMs) {
-    boolean counted = quotas.countsWorkload(write);
-    if (!counted && !opensSession) {
-      return new Outcome(QuotaVerdict.ALLOWED, usage);
-    }
     Usage u = current(usage, quotas, nowMs);
     if (opensSession) {
       int opened = u.rate().inLastMinute(nowMs);
@@ -172,10 +166,42 @@ public final class QuotaRules {
           new Usage(
               u.reads(), u.writes(), u.extraReads(), u.extraWrites(), nowMs, u.rate().count(nowMs));
     }
-    if (!counted) {
-      return new Outcome(QuotaVerdict.ALLOWED, u);
-    }
     return count(u, write, quotas.workloadLimit(), "quotas.perAgent", nowMs);
+  }
+
+  /**
+   * Counts up to {@code reads} reads of the workload at once, as many as its total still allows,
+   * possibly none: a block a replica hands out to the reads of any of the workload's sessions
+   * without asking again. Never counts past the limit.
+   */
+  public static Reservation reserveWorkloadReads(
+      Usage usage, int reads, Quotas quotas, long nowMs) {
+    if (reads < 0) {
+      throw new IllegalArgumentException("reads to reserve must be >= 0, was " + reads);
+    }
+    Usage u = current(usage, quotas, nowMs);
+    int room = quotas.workloadLimit().read() + u.extraReads() - u.reads();
+    int granted = Math.max(0, Math.min(reads, room));
+    return granted == 0
+        ? new Reservation(0, u)
+        : new Reservation(
+            granted,
+            new Usage(
+                u.reads() + granted, u.writes(), u.extraReads(), u.extraWrites(), nowMs, u.rate()));
+  }
+
+  /** Gives back workload reads reserved and not used, never below zero. */
+  public static Usage returnWorkloadReads(Usage usage, int reads) {
+    if (usage == null || reads <= 0) {
+      return usage;
+    }
+    return new Usage(
+        Math.max(0, usage.reads() - reads),
+        usage.writes(),
+        usage.extraReads(),
+        usage.extraWrites(),
+        usage.lastSeenMs(),
+        usage.rate());
   }
 
   private static Usage current(Usage usage, Quotas quotas, long nowMs) {

@@ -114,7 +114,7 @@ class QuotaRulesTest {
   }
 
   @Test
-  void withoutAPerAgentQuotaAWorkloadStillGetsTenSessionsWorthOfWritesAndUnlimitedReads() {
+  void withoutAPerAgentQuotaAWorkloadStillGetsTenSessionsWorthOfWritesAndOfReads() {
     Usage agent = null;
     int writes = 0;
     for (int i = 0; i < 200; i++) {
@@ -123,14 +123,39 @@ class QuotaRulesTest {
       writes += o.verdict().allowed() ? 1 : 0;
     }
     QuotaRules.Outcome refused = QuotaRules.agent(agent, true, false, Quotas.DEFAULT, now);
-    QuotaRules.Outcome read = QuotaRules.agent(agent, false, false, Quotas.DEFAULT, now);
+    int reads = 0;
+    for (int i = 0; i < 2_100; i++) {
+      QuotaRules.Outcome o = QuotaRules.agent(agent, false, false, Quotas.DEFAULT, now);
+      agent = o.next();
+      reads += o.verdict().allowed() ? 1 : 0;
+    }
+    QuotaRules.Outcome readRefused = QuotaRules.agent(agent, false, false, Quotas.DEFAULT, now);
 
     assertThat(writes).isEqualTo(150);
     assertThat(refused.verdict().limitName()).isEqualTo("quotas.perAgent.write");
     assertThat(refused.verdict().limit()).isEqualTo(150);
-    assertThat(read.verdict().allowed())
-        .as("reads: per session, and a bounded new-session rate")
-        .isTrue();
+    assertThat(reads).isEqualTo(2_000);
+    assertThat(readRefused.verdict().limitName()).isEqualTo("quotas.perAgent.read");
+    assertThat(readRefused.verdict().limit()).isEqualTo(2_000);
+  }
+
+  @Test
+  void aWorkloadReadBlockStopsAtTheWorkloadsReadTotalAndGoesBackWhole() {
+    Quotas quotas = new Quotas(null, new SessionQuota(100, 5), null, null, null);
+    Usage agent = null;
+    int granted = 0;
+    for (int i = 0; i < 3; i++) {
+      QuotaRules.Reservation r = QuotaRules.reserveWorkloadReads(agent, 40, quotas, now);
+      agent = r.next();
+      granted += r.granted();
+    }
+    Usage returned = QuotaRules.returnWorkloadReads(agent, 30);
+
+    assertThat(granted).isEqualTo(100);
+    assertThat(agent.reads()).isEqualTo(100);
+    assertThat(returned.reads()).isEqualTo(70);
+    assertThat(QuotaRules.agent(returned, false, false, quotas, now).verdict().allowed()).isTrue();
+    assertThat(QuotaRules.returnWorkloadReads(returned, 500).reads()).isZero();
   }
 
   @Test

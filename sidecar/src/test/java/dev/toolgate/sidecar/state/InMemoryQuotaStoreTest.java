@@ -44,23 +44,23 @@ class InMemoryQuotaStoreTest {
   }
 
   @Test
-  void countsEachSessionAloneForReadsWhenThePolicyHasNoAgentQuota() {
-    Quotas quotas = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null, 1_000);
-
-    for (int i = 0; i < 50; i++) {
-      assertThat(read("s" + i, quotas).allowed()).as("session s%d's first read", i).isTrue();
-    }
-    assertThat(read("s0", quotas).allowed()).isFalse();
-  }
-
-  @Test
-  void aWorkloadRotatingSessionIdsStopsAtItsNewSessionRateAndItsWriteCeiling() {
-    Quotas defaults = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null);
+  void aWorkloadRotatingSessionIdsStopsAtItsNewSessionRateAndItsReadAndWriteCeilings() {
+    Quotas defaults = new Quotas(new SessionQuota(5, 1), null, 1_000, null, null);
     int opened = 0;
     for (int i = 0; i < 40; i++) {
       opened += read("r" + i, defaults).allowed() ? 1 : 0;
     }
     assertThat(opened).isEqualTo(Quotas.DEFAULT_NEW_SESSIONS_PER_MINUTE);
+
+    Quotas manySessions = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null, 1_000);
+    int read = 0;
+    QuotaVerdict lastRead = null;
+    for (int i = 0; i < 40; i++) {
+      lastRead = store.consume("q" + i, "agent-c", false, manySessions, NOW).result();
+      read += lastRead.allowed() ? 1 : 0;
+    }
+    assertThat(read).as("10 sessions' worth of reads").isEqualTo(10);
+    assertThat(lastRead.limitName()).isEqualTo("quotas.perAgent.read");
 
     Quotas roomy = new Quotas(new SessionQuota(1, 1), null, 1_000, null, null, 1_000);
     int written = 0;

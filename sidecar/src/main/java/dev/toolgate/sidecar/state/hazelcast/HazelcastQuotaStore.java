@@ -12,14 +12,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 
 /**
  * Quota counters in Hazelcast maps, checked and counted by compare-and-set: strict for writes and
@@ -32,25 +30,28 @@ import java.util.stream.IntStream;
  * races itself on a key, and a busy session costs one compare-and-set per batch instead of one per
  * call, retried under contention.
  *
- * <p>Reads of a session without a per-agent quota are also <em>leased</em> ({@link ReadLease}): a
- * round trip that lets reads through reserves a few more in the same second, which later reads take
- * on the event loop with no round trip. What is left at the end of the second is kept through a
- * pause of up to {@link ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is
- * answered at once from those reads, and a round trip in the background moves them to the second
- * they are served in and refills the lease there (a session called every few seconds keeps one read
- * in hand). Older, they go back with the session's next round trip or the periodic {@link #expire
- * sweep}. A session calling steadily costs about one round trip per second instead of one per call,
- * made in the background near the end of each second for the next one (the lease is rolled ahead),
- * so its reads do not wait at a new second either; a busier one's full-sized lease is topped up in
- * the background when half is left, so its reads do not wait for the refill.
+ * <p>Reads are also <em>leased</em> ({@link ReadLease}): a round trip that lets reads through
+ * reserves a few more in the same second, which later reads take on the event loop with no round
+ * trip. What is left at the end of the second is kept through a pause of up to {@link
+ * ReadLease#PAUSE_MEMORY_SECONDS}: the session's first read after it is answered at once from those
+ * reads, and a round trip in the background moves them to the second they are served in and refills
+ * the lease there (a session called every few seconds keeps one read in hand). Older, they go back
+ * with the session's next round trip or the periodic {@link #expire sweep}. A session calling
+ * steadily costs about one round trip per second instead of one per call, made in the background
+ * near the end of each second for the next one (the lease is rolled ahead), so its reads do not
+ * wait at a new second either; a busier one's full-sized lease is topped up in the background when
+ * half is left, so its reads do not wait for the refill. A leased read also takes one read of the
+ * workload's block ({@link WorkloadReads}), counted in the workload's total ahead by the round trip
+ * of a read that found the block empty; without one, the read waits for the round trip that counts
+ * it in both.
  *
  * <p>Cost: one round trip per batch (the compare-and-set, from the value this replica last stored;
- * a get first when another replica wrote since), as many again for the agent's counter when
- * per-agent quotas are set; none for a read its lease holds (a steady session's roll-ahead: two a
- * second, the reservation and the return of the second's rest; a busy session's top-ups: one per
- * {@code MAX_EXTRA - TOP_UP_LEFT} reads; a paused session's first read: one, the move of the reads
- * kept with the refill; all off the call's path); one worker thread per busy session at a time, and
- * one for the sweep's returns.
+ * a get first when another replica wrote since), as many again for the agent's counter (the
+ * workload's total); none for a read its session's lease and its workload's block hold (a steady
+ * session's roll-ahead: two a second, the reservation and the return of the second's rest; a busy
+ * session's top-ups: one per {@code MAX_EXTRA - TOP_UP_LEFT} reads; a paused session's first read:
+ * one, the move of the reads kept with the refill; all off the call's path); one worker thread per
+ * busy session at a time, and one for the sweep's returns.
  */
 public final class HazelcastQuotaStore implements QuotaStore {
 
@@ -59,17 +60,16 @@ public final class HazelcastQuotaStore implements QuotaStore {
 
   private final Vertx vertx;
   private final IMap<String, String> sessions;
-  private final IMap<String, String> agents;
 
-  /** What this replica last stored per session and per agent: one round trip when still current. */
+  /** What this replica last stored per session: one round trip when still current. */
   private final Map<String, String> lastSessions = new ConcurrentHashMap<>();
-
-  private final Map<String, String> lastAgents = new ConcurrentHashMap<>();
 
   /** What waits per session; a session is present exactly while a drain of it runs. */
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
 
   private final Map<String, ReadLease> leases = new ConcurrentHashMap<>();
+
+  private final WorkloadTotals workload;
 
   /**
    * Checks that waited for a round trip (not answered from a lease): {@code
@@ -83,7 +83,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
   /** Set by {@link #close}: a drain still running then gives back what it reserves. */
   private volatile boolean closed;
 
-  private record Pending(
+  record Pending(
       String agent,
       boolean write,
       Quotas quotas,
@@ -105,6 +105,11 @@ public final class HazelcastQuotaStore implements QuotaStore {
   private record Carry(ReadLease lease, ReadLease.Carried kept, Quotas quotas, long nowMs) {}
 
   /**
+   * A refill of {@code agent}'s block of reads claimed by a read at {@code nowMs}: {@code wanted}.
+   */
+  private record BlockRefill(String agent, Quotas quotas, long nowMs, int wanted) {}
+
+  /**
    * A session's calls in arrival order, and a top-up or carry asked for since its last round trip;
    * guarded by {@code waiting}.
    */
@@ -112,31 +117,34 @@ public final class HazelcastQuotaStore implements QuotaStore {
     final List<Pending> calls = new ArrayList<>();
     TopUp topUp;
     Carry carry;
+    WorkloadTotals.Refill blockRefill;
 
     /** Everything queued, taken out: the queue is left empty. */
     Drained take() {
-      Drained taken = new Drained(new ArrayList<>(calls), topUp, carry);
+      Drained taken = new Drained(new ArrayList<>(calls), topUp, carry, blockRefill);
       calls.clear();
       topUp = null;
       carry = null;
+      blockRefill = null;
       return taken;
     }
   }
 
   /**
-   * What one pass of a session's drain handles: its calls, and a top-up and a carry (each may be
-   * null).
+   * What one pass of a session's drain handles: its calls, and a top-up, a carry and a refill of
+   * its workload's block of reads (each may be null).
    */
-  private record Drained(List<Pending> batch, TopUp topUp, Carry carry) {
+  private record Drained(
+      List<Pending> batch, TopUp topUp, Carry carry, WorkloadTotals.Refill blockRefill) {
     boolean empty() {
-      return batch.isEmpty() && topUp == null && carry == null;
+      return batch.isEmpty() && topUp == null && carry == null && blockRefill == null;
     }
   }
 
   public HazelcastQuotaStore(Vertx vertx, HazelcastInstance hazelcast) {
     this.vertx = vertx;
     this.sessions = hazelcast.getMap(SESSIONS);
-    this.agents = hazelcast.getMap(AGENTS);
+    this.workload = new WorkloadTotals(hazelcast.getMap(AGENTS));
   }
 
   @Override
@@ -145,19 +153,28 @@ public final class HazelcastQuotaStore implements QuotaStore {
     if (leasable(write, quotas)) {
       ReadLease lease = leases.get(session);
       long second = Math.floorDiv(nowMs, 1000);
-      if (lease != null && lease.take(second)) {
-        int ahead = lease.claimRefill(nowMs);
-        if (ahead != ReadLease.NO_REFILL) {
-          TopUp topUp = new TopUp(lease, quotas, nowMs, ahead);
-          enqueue(session, w -> w.topUp = topUp);
+      if (lease != null && workload.take(agent, quotas, nowMs)) {
+        int blockWanted = workload.claimRefill(agent, quotas);
+        if (blockWanted > 0) {
+          WorkloadTotals.Refill refill =
+              new WorkloadTotals.Refill(agent, quotas, nowMs, blockWanted);
+          enqueue(session, w -> w.blockRefill = refill);
         }
-        return Future.succeededFuture(QuotaVerdict.ALLOWED);
-      }
-      ReadLease.Carried kept = lease == null ? null : lease.carry(second);
-      if (kept != null) {
-        Carry carry = new Carry(lease, kept, quotas, nowMs);
-        enqueue(session, w -> w.carry = carry);
-        return Future.succeededFuture(QuotaVerdict.ALLOWED);
+        if (lease.take(second)) {
+          int ahead = lease.claimRefill(nowMs);
+          if (ahead != ReadLease.NO_REFILL) {
+            TopUp topUp = new TopUp(lease, quotas, nowMs, ahead);
+            enqueue(session, w -> w.topUp = topUp);
+          }
+          return Future.succeededFuture(QuotaVerdict.ALLOWED);
+        }
+        ReadLease.Carried kept = lease.carry(second);
+        if (kept != null) {
+          Carry carry = new Carry(lease, kept, quotas, nowMs);
+          enqueue(session, w -> w.carry = carry);
+          return Future.succeededFuture(QuotaVerdict.ALLOWED);
+        }
+        workload.putBack(agent);
       }
     }
     waits.increment();
@@ -210,9 +227,9 @@ public final class HazelcastQuotaStore implements QuotaStore {
     return UsageJson.usage(last != null ? last : sessions.get(session));
   }
 
-  /** Reads are leased only when no per-agent total must see each of them. */
+  /** Reads are leased (a write is counted where it happens, one at a time). */
   private static boolean leasable(boolean write, Quotas quotas) {
-    return !write && quotas.perAgent() == null;
+    return !write;
   }
 
   private void drain(String session) {
@@ -231,6 +248,9 @@ public final class HazelcastQuotaStore implements QuotaStore {
       List<Pending> batch = next.batch();
       TopUp topUp = next.topUp();
       try {
+        if (next.blockRefill() != null) {
+          workload.refill(next.blockRefill());
+        }
         if (next.carry() != null) {
           move(session, next.carry());
         }
@@ -290,11 +310,14 @@ public final class HazelcastQuotaStore implements QuotaStore {
       Pending p = batch.get(i);
       if (lease != null
           && leasable(p.write(), p.quotas())
-          && lease.take(Math.floorDiv(p.nowMs(), 1000))) {
-        verdicts[i] = QuotaVerdict.ALLOWED;
-      } else {
-        toCount = true;
+          && workload.take(p.agent(), p.quotas(), p.nowMs())) {
+        if (lease.take(Math.floorDiv(p.nowMs(), 1000))) {
+          verdicts[i] = QuotaVerdict.ALLOWED;
+          continue;
+        }
+        workload.putBack(p.agent());
       }
+      toCount = true;
     }
     ReadLease.Unused back = lease == null ? ReadLease.Unused.NONE : lease.close(second);
     if (!toCount && topUp == null && back.reads() == 0) {
@@ -320,42 +343,11 @@ public final class HazelcastQuotaStore implements QuotaStore {
         opener >= 0
             && QuotaRules.opensSession(
                 sessionUsage(session), batch.get(opener).quotas(), batch.get(opener).nowMs());
-    boolean[] workload = new boolean[n];
+    boolean[] counts = new boolean[n];
     for (int i = 0; i < n; i++) {
-      Pending p = batch.get(i);
-      workload[i] =
-          verdicts[i] == null && (p.quotas().countsWorkload(p.write()) || (opens && i == opener));
+      counts[i] = verdicts[i] == null;
     }
-    int opening = opens ? opener : -1;
-    for (String agent :
-        IntStream.range(0, n)
-            .filter(i -> workload[i])
-            .mapToObj(i -> batch.get(i).agent())
-            .distinct()
-            .toList()) {
-      CasMap.update(
-          agents,
-          lastAgents,
-          agent,
-          current -> {
-            Usage usage = UsageJson.usage(current);
-            boolean changed = false;
-            for (int i = 0; i < n; i++) {
-              Pending p = batch.get(i);
-              if (workload[i] && p.agent().equals(agent)) {
-                QuotaRules.Outcome o =
-                    QuotaRules.agent(usage, p.write(), i == opening, p.quotas(), p.nowMs());
-                verdicts[i] = o.verdict().allowed() ? null : o.verdict();
-                agentCounted[i] = o.verdict().allowed() && p.quotas().countsWorkload(p.write());
-                if (o.verdict().allowed()) {
-                  usage = o.next();
-                  changed = true;
-                }
-              }
-            }
-            return new CasMap.Step<>(changed ? UsageJson.usage(usage) : null, null);
-          });
-    }
+    workload.count(batch, counts, opens ? opener : -1, verdicts, agentCounted);
     QuotaVerdict[] sessionVerdicts = new QuotaVerdict[n];
     int[] counted =
         new int[2]; // reads let through by this round trip, reads reserved for the lease
@@ -397,7 +389,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
         verdicts[i] = sessionVerdicts[i];
       }
     }
-    giveBack(batch, verdicts, agentCounted);
+    workload.giveBack(batch, verdicts, agentCounted);
     return verdicts;
   }
 
@@ -470,34 +462,6 @@ public final class HazelcastQuotaStore implements QuotaStore {
     }
   }
 
-  /** Returns to the agents' totals the calls they counted but their session refused. */
-  private void giveBack(List<Pending> batch, QuotaVerdict[] verdicts, boolean[] agentCounted) {
-    Map<String, int[]> back = new HashMap<>();
-    for (int i = 0; i < batch.size(); i++) {
-      if (agentCounted[i] && !verdicts[i].allowed()) {
-        back.computeIfAbsent(batch.get(i).agent(), a -> new int[2])[batch.get(i).write() ? 1 : 0]++;
-      }
-    }
-    back.forEach(
-        (agent, counts) ->
-            CasMap.update(
-                agents,
-                lastAgents,
-                agent,
-                current -> {
-                  Usage u = UsageJson.usage(current);
-                  Usage returned =
-                      new Usage(
-                          u.reads() - counts[0],
-                          u.writes() - counts[1],
-                          u.extraReads(),
-                          u.extraWrites(),
-                          u.lastSeenMs(),
-                          u.rate());
-                  return new CasMap.Step<>(UsageJson.usage(returned), null);
-                }));
-  }
-
   @Override
   public Future<Usage> raise(String session, int reads, int writes, long nowMs) {
     return vertx.executeBlocking(
@@ -537,6 +501,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
    */
   @Override
   public void expire(long nowMs, long idleMs) {
+    workload.expire(nowMs, idleMs);
     long second = Math.floorDiv(nowMs, 1000);
     long oldestKept = second - ReadLease.PAUSE_MEMORY_SECONDS;
     List<Map.Entry<String, ReadLease>> paused = new ArrayList<>();
@@ -578,6 +543,7 @@ public final class HazelcastQuotaStore implements QuotaStore {
         () -> {
           leases.forEach((session, lease) -> returnRest(session, lease.close(Long.MAX_VALUE)));
           leases.clear();
+          workload.closeAll();
           return null;
         },
         false);

@@ -605,11 +605,14 @@ class HazelcastQuotaStoreIT {
     List<QuotaVerdict> verdicts = burst(130, quotas);
 
     assertThat(verdicts.stream().filter(QuotaVerdict::allowed)).hasSize(100);
+    store.close().await(10, TimeUnit.SECONDS);
     assertThat(
             UsageJson.usage(
                     member.<String, String>getMap(HazelcastQuotaStore.AGENTS).get("agent-1"))
                 .reads())
-        .as("the agent's total counts only what its sessions let through")
+        .as(
+            "the agent's total counts only what its sessions let through, once the replica gave"
+                + " back its block of reads")
         .isEqualTo(100);
   }
 
@@ -668,6 +671,60 @@ class HazelcastQuotaStoreIT {
     assertThat(allowed).isEqualTo(20);
     assertThat(last.limitName()).isEqualTo("quotas.perAgent.write");
     assertThat(last.limit()).isEqualTo(20);
+  }
+
+  @Test
+  void aWorkloadsReadsOverTwoReplicasStopAtTenSessionsWorthWhateverSessionIdsItRotates()
+      throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(5, 1), null, 1_000_000, null, null, 1_000);
+    int limit = 5 * Quotas.DEFAULT_WORKLOAD_SESSIONS;
+    HazelcastQuotaStore other = new HazelcastQuotaStore(vertx, member);
+    int allowed = 0;
+    QuotaVerdict lastRefusal = null;
+    for (int i = 0; i < 40; i++) {
+      for (int read = 0; read < 5; read++) {
+        HazelcastQuotaStore replica = i % 2 == 0 ? store : other;
+        QuotaVerdict v =
+            replica
+                .consume("r-" + i, "workload-3", false, quotas, T0 + i)
+                .await(10, TimeUnit.SECONDS);
+        allowed += v.allowed() ? 1 : 0;
+        lastRefusal = v.allowed() ? lastRefusal : v;
+      }
+    }
+    store.close().await(10, TimeUnit.SECONDS);
+    other.close().await(10, TimeUnit.SECONDS);
+
+    assertThat(allowed)
+        .as("never over the ceiling; under it by at most the blocks the replicas hold")
+        .isBetween(limit - 2 * WorkloadReads.blockSize(quotas), limit);
+    assertThat(lastRefusal.limitName()).isEqualTo("quotas.perAgent.read");
+    assertThat(lastRefusal.limit()).isEqualTo(limit);
+    assertThat(
+            UsageJson.usage(
+                    member.<String, String>getMap(HazelcastQuotaStore.AGENTS).get("workload-3"))
+                .reads())
+        .as("the workload's total, blocks given back, is what its sessions were served")
+        .isEqualTo(allowed);
+  }
+
+  @Test
+  void aBusyWorkloadsReadsAreServedFromItsBlockWhichIsToppedUpBeforeItRunsOut() throws Exception {
+    Quotas quotas = new Quotas(new SessionQuota(1_000_000, 1), null, 1_000_000, null, null, 1_000);
+    for (int i = 0; i < 3 * WorkloadReads.MAX_BLOCK; i++) {
+      read(store, quotas, T0);
+      awaitBackgroundRoundTrips();
+    }
+    long waitsBefore = store.waits();
+
+    for (int i = 0; i < 2 * WorkloadReads.MAX_BLOCK; i++) {
+      assertThat(read(store, quotas, T0 + 1)).isTrue();
+      awaitBackgroundRoundTrips();
+    }
+
+    assertThat(store.waits() - waitsBefore)
+        .as("reads that waited for a round trip, of %d", 2 * WorkloadReads.MAX_BLOCK)
+        .isLessThanOrEqualTo(2);
   }
 
   /** Ten reads of session s1 within second T0 on {@code store}: its lease then holds a few more. */
