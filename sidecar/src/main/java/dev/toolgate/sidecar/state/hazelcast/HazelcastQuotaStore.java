@@ -153,8 +153,9 @@ public final class HazelcastQuotaStore implements QuotaStore {
     if (leasable(write, quotas)) {
       ReadLease lease = leases.get(session);
       long second = Math.floorDiv(nowMs, 1000);
-      if (lease != null && workload.take(agent, quotas, nowMs)) {
-        int blockWanted = workload.claimRefill(agent, quotas);
+      int blockWanted =
+          lease == null ? WorkloadReads.NONE : workload.takeClaiming(agent, quotas, nowMs);
+      if (blockWanted != WorkloadReads.NONE) {
         if (blockWanted > 0) {
           WorkloadTotals.Refill refill =
               new WorkloadTotals.Refill(agent, quotas, nowMs, blockWanted);

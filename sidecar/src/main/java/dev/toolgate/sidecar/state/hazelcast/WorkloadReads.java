@@ -23,7 +23,7 @@ import java.util.function.BiConsumer;
 final class WorkloadReads {
 
   /** The largest block: bounds what another replica can be refused early. */
-  static final int MAX_BLOCK = 256;
+  static final int MAX_BLOCK = 1024;
 
   /** A block is at most this fraction of the workload's read limit, so replicas share it. */
   static final int LIMIT_SHARE = 20;
@@ -57,6 +57,36 @@ final class WorkloadReads {
       }
       block.reads--;
       return true;
+    }
+  }
+
+  /** What {@link #takeClaiming} answers when the block had no read to give. */
+  static final int NONE = -1;
+
+  /**
+   * {@link #take}, and in the same step {@link #claimRefill}: {@link #NONE} when no read was taken,
+   * else the reads of the refill claimed (0: none due). The read path's one lock per read.
+   */
+  int takeClaiming(String agent, Quotas quotas, long nowMs) {
+    Block block = blocks.get(agent);
+    if (block == null) {
+      return NONE;
+    }
+    int size = blockSize(quotas);
+    synchronized (block) {
+      if (block.reads == 0) {
+        return NONE;
+      }
+      if (nowMs - block.countedMs >= quotas.idleExpirySeconds() * 1000L) {
+        block.reads = 0;
+        return NONE;
+      }
+      block.reads--;
+      if (size == 0 || block.refilling || block.reads > size / 2) {
+        return 0;
+      }
+      block.refilling = true;
+      return size - block.reads;
     }
   }
 

@@ -41,9 +41,12 @@ final class WorkloadTotals {
     return blocks.take(agent, quotas, nowMs);
   }
 
-  /** The reads {@code agent}'s block lacks, claimed for a refill (0: none due). */
-  int claimRefill(String agent, Quotas quotas) {
-    return blocks.claimRefill(agent, quotas);
+  /**
+   * Takes one read of {@code agent}'s block and claims its refill when due: {@link
+   * WorkloadReads#NONE} when the block had none, else the reads to refill (0: none due).
+   */
+  int takeClaiming(String agent, Quotas quotas, long nowMs) {
+    return blocks.takeClaiming(agent, quotas, nowMs);
   }
 
   /** Puts back a read taken for a call that then went another way. */

@@ -78,4 +78,19 @@ class WorkloadReadsTest {
     assertThat(back).containsExactlyInAnyOrderEntriesOf(Map.of("a", 5, "b", 2));
     assertThat(blocks.take("a", ROOMY, T0)).isFalse();
   }
+
+  @Test
+  void takingTheReadThatLeavesHalfTheBlockClaimsItsRefillOnceInTheSameStep() {
+    blocks.claimRefill("a", ROOMY);
+    blocks.refilled("a", WorkloadReads.MAX_BLOCK, T0);
+    for (int i = 0; i < WorkloadReads.MAX_BLOCK / 2 - 1; i++) {
+      assertThat(blocks.takeClaiming("a", ROOMY, T0)).isZero();
+    }
+
+    int claimed = blocks.takeClaiming("a", ROOMY, T0);
+
+    assertThat(claimed).isEqualTo(WorkloadReads.MAX_BLOCK / 2);
+    assertThat(blocks.takeClaiming("a", ROOMY, T0)).as("claimed already").isZero();
+    assertThat(blocks.takeClaiming("b", ROOMY, T0)).isEqualTo(WorkloadReads.NONE);
+  }
 }
