@@ -37,6 +37,14 @@ public final class DemoBackendMain implements Callable<Integer> {
       description = "Port to bind, 0 for any free port (default ${DEFAULT-VALUE}).")
   int port;
 
+  @Option(
+      names = "--require-bearer-file",
+      paramLabel = "FILE",
+      description =
+          "Refuse MCP requests (401) unless they carry Authorization: Bearer <the file's"
+              + " content>: only a caller holding the credential gets in.")
+  java.nio.file.Path requireBearerFile;
+
   public static void main(String[] args) {
     int code = new CommandLine(new DemoBackendMain()).execute(args);
     if (code != 0) {
@@ -46,9 +54,17 @@ public final class DemoBackendMain implements Callable<Integer> {
 
   /** Starts the backend and returns: its event loops keep the process alive. */
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
+    String token =
+        requireBearerFile == null
+            ? null
+            : java.nio.file.Files.readString(requireBearerFile).strip();
+    if (token != null && token.isEmpty()) {
+      System.err.println("error: --require-bearer-file " + requireBearerFile + " is empty");
+      return 2;
+    }
     Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
-    DemoBackend.start(vertx, new DemoBackendOptions(host, port))
+    DemoBackend.start(vertx, new DemoBackendOptions(host, port, token))
         .onSuccess(
             b ->
                 System.out.println(

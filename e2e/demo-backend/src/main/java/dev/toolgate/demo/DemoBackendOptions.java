@@ -1,12 +1,19 @@
 package dev.toolgate.demo;
 
 /**
- * Where the demo backend listens.
+ * Where the demo backend listens, and what it asks of its callers.
  *
  * @param host the address to bind; loopback unless told otherwise
  * @param port the port; 0 picks a free one
+ * @param requiredBearerToken a token every MCP request must carry as {@code Authorization: Bearer
+ *     <token>} (401 otherwise), as a server that lets only the sidecar in does; null: none
  */
-public record DemoBackendOptions(String host, int port) {
+public record DemoBackendOptions(String host, int port, String requiredBearerToken) {
+
+  public DemoBackendOptions(String host, int port) {
+    this(host, port, null);
+  }
+
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 18080;
 

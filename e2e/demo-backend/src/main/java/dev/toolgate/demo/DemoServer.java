@@ -114,6 +114,15 @@ final class DemoServer implements DemoBackend {
   private void handle(HttpServerRequest req) {
     String path = req.path();
     if (path.equals("/mcp")) {
+      if (options.requiredBearerToken() != null
+          && !("Bearer " + options.requiredBearerToken())
+              .equals(req.getHeader(io.vertx.core.http.HttpHeaders.AUTHORIZATION))) {
+        req.response()
+            .setStatusCode(401)
+            .putHeader("WWW-Authenticate", "Bearer realm=\"demo-backend\"")
+            .end();
+        return;
+      }
       switch (req.method().name()) {
         case "POST" -> onPost(req);
         case "GET" -> onGet(req);

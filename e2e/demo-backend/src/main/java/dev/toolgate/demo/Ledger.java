@@ -69,8 +69,11 @@ public final class Ledger {
     callsReceived.forEach((k, v) -> calls.put(k, v.get()));
     JsonObject ops = new JsonObject();
     operationsPerformed.forEach((k, v) -> ops.put(k, v.get()));
+    JsonObject authorizations = new JsonObject();
+    lastHeaders.forEach((k, v) -> authorizations.put(k, v.get("authorization")));
     return new JsonObject()
         .put("callsReceived", calls)
+        .put("lastAuthorization", authorizations)
         .put("operationsPerformed", ops)
         .put("cancellationsReceived", cancellationsReceived.get());
   }

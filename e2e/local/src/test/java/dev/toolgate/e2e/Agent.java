@@ -4,7 +4,9 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,11 +18,26 @@ final class Agent implements AutoCloseable {
   private final McpSyncClient client;
 
   Agent(Toolgate.Endpoint replica) {
-    HttpClientStreamableHttpTransport transport =
-        HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + replica.mcpPort())
-            .endpoint("/mcp/" + LocalStack.UPSTREAM)
-            .build();
-    client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
+    this(replica, null);
+  }
+
+  /** An agent that sends {@code authorization} on every request, as one holding a token would. */
+  Agent(Toolgate.Endpoint replica, String authorization) {
+    this(
+        URI.create("http://127.0.0.1:" + replica.mcpPort() + "/mcp/" + LocalStack.UPSTREAM),
+        authorization);
+  }
+
+  /** An agent calling {@code url} itself: the sidecar's upstream, around the sidecar. */
+  Agent(URI url, String authorization) {
+    HttpClientStreamableHttpTransport.Builder transport =
+        HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getAuthority())
+            .endpoint(url.getPath());
+    if (authorization != null) {
+      transport.httpRequestCustomizer(
+          (request, method, uri, body, context) -> request.header("Authorization", authorization));
+    }
+    client = McpClient.sync(transport.build()).requestTimeout(Duration.ofSeconds(30)).build();
     client.initialize();
   }
 
@@ -32,6 +49,11 @@ final class Agent implements AutoCloseable {
       request.meta(meta);
     }
     return client.callTool(request.build());
+  }
+
+  /** The names {@code tools/list} gives. */
+  List<String> listTools() {
+    return client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
   }
 
   McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {

@@ -233,7 +233,9 @@ final class KindStack implements Toolgate {
         "policy",
         "seed 000's ToolPolicy, compressed: "
             + LocalStack.COMPRESSION.entrySet().stream()
-                .filter(e -> !e.getKey().equals("quotas.notify"))
+                .filter(
+                    e ->
+                        !e.getKey().equals("quotas.notify") && !e.getKey().equals("upstreams.auth"))
                 .toList()
             + "; revisions applied with kubectl");
     return facts;

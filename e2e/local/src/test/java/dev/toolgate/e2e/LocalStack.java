@@ -101,6 +101,21 @@ final class LocalStack implements Toolgate {
             "--public",
             configKeys.toString()));
     this.backendPort = LoopbackPorts.next();
+    this.upstreamTokenFile = work.resolve("deployment-api.token");
+    Files.writeString(upstreamTokenFile, UPSTREAM_TOKEN + "\n");
+  }
+
+  /**
+   * The credential the backend requires and only the sidecars hold (in the ToolPolicy's {@code
+   * upstreams[].auth}): the agent calling the backend itself is refused.
+   */
+  static final String UPSTREAM_TOKEN = "e2e-sidecar-credential-7f3a";
+
+  private final Path upstreamTokenFile;
+
+  @Override
+  public String upstreamCredential() {
+    return "Bearer " + UPSTREAM_TOKEN;
   }
 
   static LocalStack start(Path root) throws Exception {
@@ -138,7 +153,9 @@ final class LocalStack implements Toolgate {
                 "--host",
                 "127.0.0.1",
                 "--port",
-                Integer.toString(backendPort))));
+                Integer.toString(backendPort),
+                "--require-bearer-file",
+                upstreamTokenFile.toString())));
     await("the demo backend answers")
         .atMost(Duration.ofSeconds(60))
         .until(() -> Http.ok(backend("/ledger")));
@@ -164,7 +181,9 @@ final class LocalStack implements Toolgate {
           "restart_deployment_job.breaker",
               "added: minimumCalls 2, failureRatio 0.5, openSeconds 2 (seed: none)",
           "quotas.notify",
-              "added: a webhook on a closed HTTPS port, to see the attempt counted (seed: an e-mail)");
+              "added: a webhook on a closed HTTPS port, to see the attempt counted (seed: an e-mail)",
+          "upstreams.auth",
+              "added: a bearer token the backend requires, which only the sidecars hold (seed: none)");
 
   static ObjectNode compressedPolicy(Path root) throws IOException {
     ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/toolpolicy.yaml").toFile());
@@ -225,6 +244,10 @@ final class LocalStack implements Toolgate {
                     "https://127.0.0.1:" + LoopbackPorts.next() + "/toolgate/quota",
                     "secretFile",
                     secret.toString())));
+    for (JsonNode upstream : spec.get("upstreams")) {
+      ((ObjectNode) upstream)
+          .set("auth", YAML.valueToTree(Map.of("bearerTokenFile", upstreamTokenFile.toString())));
+    }
     return doc;
   }
 

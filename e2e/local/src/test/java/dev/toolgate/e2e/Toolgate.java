@@ -58,6 +58,14 @@ interface Toolgate extends AutoCloseable {
    */
   boolean notifies();
 
+  /**
+   * The {@code Authorization} the sidecars send the backend from their {@code upstreams[].auth},
+   * which the backend requires; null where the target's backend requires none.
+   */
+  default String upstreamCredential() {
+    return null;
+  }
+
   /** Whether this target's scrape can show every metric the dashboards query. */
   boolean completeScrape();
 
@@ -84,6 +92,15 @@ interface Toolgate extends AutoCloseable {
     if (status / 100 != 2) {
       throw new IllegalStateException(
           "the backend refused the fault " + json + " (" + status + ")");
+    }
+  }
+
+  /** How the backend answers {@code tool}: {@code json} or {@code sse}. */
+  default void answerFormat(String tool, String format) throws Exception {
+    int status =
+        Http.post(backend("/answers/" + tool), "{\"format\":\"" + format + "\"}").statusCode();
+    if (status / 100 != 2) {
+      throw new IllegalStateException("the backend refused the answer format " + format);
     }
   }
 

@@ -199,7 +199,7 @@ final class Attempt {
       timer = -1;
     }
     if (answered) {
-      services.ids().remove(pending);
+      services.ids().answered(pending);
     }
     outcome.complete(
         new Outcome(

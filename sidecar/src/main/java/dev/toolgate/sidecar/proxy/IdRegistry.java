@@ -12,7 +12,9 @@ import java.util.function.Consumer;
  * notifications/cancelled} reaches the right request.
  *
  * <p>Keys are scoped by upstream and session. Entries are removed when the answer is delivered or
- * when they expire; {@link #expire(long)} is called from a periodic timer.
+ * when they expire; {@link #expire(long)} is called from a periodic timer. An answered request is
+ * remembered a while longer, so that an agent resuming its stream gets the replayed answer under
+ * its own id.
  */
 final class IdRegistry {
 
@@ -65,6 +67,35 @@ final class IdRegistry {
   private final Map<String, Pending> byUpstreamId = new ConcurrentHashMap<>();
   private final Map<String, Pending> byClientId = new ConcurrentHashMap<>();
 
+  /**
+   * Requests answered lately, by upstream id: a resumed stream that replays the answer gives it the
+   * agent's id again instead of dropping it. The newest {@value #ANSWERED_KEPT}, each for {@link
+   * #ANSWERED_KEPT_MS} at most.
+   */
+  private final Map<String, Answered> answered =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Answered> eldest) {
+              return size() > ANSWERED_KEPT;
+            }
+          });
+
+  /** How many answered requests are remembered for a replay. */
+  static final int ANSWERED_KEPT = 4_096;
+
+  /** How long an answered request is remembered for a replay. */
+  static final long ANSWERED_KEPT_MS = 300_000;
+
+  /** An answered request: its session scope and the agent's id. */
+  record Answered(String scope, Object clientId, long expiresAtMs) {}
+
+  private final java.time.Clock clock;
+
+  IdRegistry(java.time.Clock clock) {
+    this.clock = clock;
+  }
+
   static String scope(String upstream, String sessionId) {
     return upstream + "|" + (sessionId == null ? "" : sessionId);
   }
@@ -90,9 +121,29 @@ final class IdRegistry {
     byClientId.remove(pending.clientIdKey, pending);
   }
 
+  /** The request was answered: no longer awaited, and remembered for a replay of its answer. */
+  void answered(Pending pending) {
+    remove(pending);
+    answered.put(
+        pending.upstreamId,
+        new Answered(pending.scope, pending.clientId, clock.millis() + ANSWERED_KEPT_MS));
+  }
+
+  /**
+   * The agent's id for a replayed answer to {@code upstreamId} on a stream of {@code scope}, or
+   * null when the sidecar does not remember answering it there.
+   */
+  Object answeredClientId(String scope, String upstreamId) {
+    Answered a = answered.get(upstreamId);
+    return a == null || !a.scope().equals(scope) || a.expiresAtMs() <= clock.millis()
+        ? null
+        : a.clientId();
+  }
+
   void expire(long nowMs) {
     byUpstreamId.values().removeIf(p -> p.expiresAtMs <= nowMs);
     byClientId.values().removeIf(p -> p.expiresAtMs <= nowMs);
+    answered.values().removeIf(a -> a.expiresAtMs() <= nowMs);
   }
 
   /** A number id and the same digits as a string are different JSON-RPC ids. */

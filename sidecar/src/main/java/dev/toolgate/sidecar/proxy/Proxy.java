@@ -64,7 +64,7 @@ public final class Proxy {
                         .setKeepAlive(true))
                 .with(new PoolOptions().setHttp1MaxSize(DEFAULT_POOL_SIZE))
                 .build());
-    IdRegistry ids = new IdRegistry();
+    IdRegistry ids = new IdRegistry(clock);
     IntentRegistry intents = new IntentRegistry();
     SessionAudit audit = new SessionAudit();
     this.retryBudget = new AtomicReference<>(retryBudgetOf(initial));

@@ -372,12 +372,18 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     }
     IdRegistry.Pending pending = ids.byUpstreamId(id);
     if (pending == null) {
-      // An answer to a request of the sidecar's that is no longer awaited (delivered already,
-      // or given up): its id is the sidecar's own, and the agent has had its answer.
+      // An answer to a request of the sidecar's that is no longer awaited: replayed to the agent
+      // that resumed its stream under its own id when it was answered, else (given up, or not
+      // this session's) dropped, since its id is the sidecar's own.
+      Object clientId = ids.answeredClientId(scope, id);
+      if (clientId != null) {
+        message.put("id", clientId);
+        return SseEvent.format(event.id(), event.type(), message.encode());
+      }
       return ToolCallHandler.isOwnId(id) ? Buffer.buffer() : event.raw();
     }
     message.put("id", pending.clientId);
-    ids.remove(pending);
+    ids.answered(pending);
     pending.deliver(message);
     return SseEvent.format(event.id(), event.type(), message.encode());
   }

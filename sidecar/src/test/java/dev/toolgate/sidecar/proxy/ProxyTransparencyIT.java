@@ -169,6 +169,32 @@ class ProxyTransparencyIT {
   }
 
   @Test
+  void aStreamResumedAfterItsAnswerWasDeliveredReplaysTheAnswerUnderTheAgentsId() throws Exception {
+    String session = f.initialize(API);
+    f.backend.faults().answerFormat("get_deployment_job", dev.toolgate.demo.AnswerFormat.SSE);
+    HttpResponse<String> answer =
+        f.send(
+            f.post(API, toolCall(12, "get_deployment_job", "{\"job_id\":\"j1\"}", null))
+                .header("Mcp-Session-Id", session));
+    String primingId =
+        answer.body().lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow();
+
+    HttpResponse<String> resumed =
+        f.send(
+            HttpRequest.newBuilder(URI.create(f.url(API)))
+                .timeout(Duration.ofSeconds(20))
+                .header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", session)
+                .header("Last-Event-ID", primingId.substring(4))
+                .GET());
+
+    String replayed =
+        resumed.body().lines().filter(l -> l.contains("\"result\"")).findFirst().orElseThrow();
+    assertThat(new JsonObject(replayed.substring(6)).getValue("id")).isEqualTo(12);
+    assertThat(resumed.body()).doesNotContain("\"tg-");
+  }
+
+  @Test
   void aCallInAnEndedSessionIsRefusedUnderTheAgentsIdNeverTheSidecars() throws Exception {
     String session = f.initialize(API);
     f.send(
