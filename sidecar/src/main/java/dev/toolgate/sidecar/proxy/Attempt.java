@@ -70,6 +70,13 @@ final class Attempt {
   private IdRegistry.Pending pending;
   private HttpClientRequest request;
   private long timer = -1;
+
+  /**
+   * The answer comes on an event stream, which the agent may resume and the upstream replay: an
+   * answered request is then remembered ({@link IdRegistry#answered}).
+   */
+  private boolean onStream;
+
   private boolean sent;
 
   Attempt(
@@ -198,8 +205,10 @@ final class Attempt {
       services.vertx().cancelTimer(timer);
       timer = -1;
     }
-    if (answered) {
+    if (answered && onStream) {
       services.ids().answered(pending);
+    } else if (answered) {
+      services.ids().remove(pending);
     }
     outcome.complete(
         new Outcome(
@@ -306,6 +315,7 @@ final class Attempt {
   }
 
   private void stream(HttpClientResponse response) {
+    onStream = true;
     if (call.reply().detached()) {
       observeLate(response);
       return;
@@ -350,6 +360,7 @@ final class Attempt {
   }
 
   private void deferToStream(int status) {
+    onStream = true;
     pending.onStreamAnswer(
         answer ->
             settle(

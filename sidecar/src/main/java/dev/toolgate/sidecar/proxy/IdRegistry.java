@@ -12,9 +12,9 @@ import java.util.function.Consumer;
  * notifications/cancelled} reaches the right request.
  *
  * <p>Keys are scoped by upstream and session. Entries are removed when the answer is delivered or
- * when they expire; {@link #expire(long)} is called from a periodic timer. An answered request is
- * remembered a while longer, so that an agent resuming its stream gets the replayed answer under
- * its own id.
+ * when they expire; {@link #expire(long)} is called from a periodic timer. A request answered on an
+ * event stream is remembered a while longer, so that an agent resuming its stream gets the replayed
+ * answer under its own id.
  */
 final class IdRegistry {
 
