@@ -202,13 +202,15 @@ final class SidecarImpl implements Sidecar {
   }
 
   /** {@code handler}, after stopping the warm-up: an agent's request never competes with it. */
+  private final LastResort mcpLastResort = LastResort.mcp();
+
   private Handler<HttpServerRequest> stoppingTheWarmup(Handler<HttpServerRequest> handler) {
     return req -> {
       Warmup w = warmup;
       if (w != null) {
         w.stop();
       }
-      handler.handle(req);
+      mcpLastResort.guard(req, () -> handler.handle(req));
     };
   }
 

@@ -17,8 +17,24 @@ public record Usage(
     return new Usage(0, 0, 0, 0, nowMs, RateWindow.empty(nowMs));
   }
 
+  /**
+   * The most an administrator's raises add up to, per kind: a limit plus it still fits an int, so
+   * no sequence of raises can wrap a quota around to a negative one.
+   */
+  public static final int MAX_EXTRA = 1_000_000_000;
+
+  /** This usage with more added to its quota, the sum held at {@link #MAX_EXTRA}. */
   public Usage raised(int moreReads, int moreWrites) {
+    if (moreReads < 0 || moreWrites < 0) {
+      throw new IllegalArgumentException(
+          "a raise adds reads and writes (>= 0), was " + moreReads + " and " + moreWrites);
+    }
     return new Usage(
-        reads, writes, extraReads + moreReads, extraWrites + moreWrites, lastSeenMs, rate);
+        reads,
+        writes,
+        (int) Math.min(MAX_EXTRA, (long) extraReads + moreReads),
+        (int) Math.min(MAX_EXTRA, (long) extraWrites + moreWrites),
+        lastSeenMs,
+        rate);
   }
 }

@@ -1,6 +1,7 @@
 package dev.toolgate.policy.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolgate.policy.model.Quotas;
 import dev.toolgate.policy.model.SessionQuota;
@@ -260,5 +261,20 @@ class QuotaRulesTest {
     org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
         .isThrownBy(() -> QuotaRules.reserveReads(null, -1, SEED, now))
         .withMessage("reads to reserve must be >= 0, was -1");
+  }
+
+  @Test
+  void raisesAddUpToMaxExtraAndNeverWrapAQuotaNegative() {
+    Usage u = Usage.fresh(now);
+    for (int i = 0; i < 3; i++) {
+      u = u.raised(Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    assertThat(u.extraReads()).isEqualTo(Usage.MAX_EXTRA);
+    assertThat(u.extraWrites()).isEqualTo(Usage.MAX_EXTRA);
+    assertThat(QuotaRules.session(u, true, Quotas.DEFAULT, now).verdict().allowed()).isTrue();
+    assertThatThrownBy(() -> Usage.fresh(now).raised(-1, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1");
   }
 }

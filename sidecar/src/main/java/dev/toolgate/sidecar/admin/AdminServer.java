@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.admin;
 
+import dev.toolgate.sidecar.LastResort;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.metrics.ToolgateMetrics;
@@ -13,8 +14,6 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The admin listener: {@code /healthz} (the process serves), {@code /readyz} (routing and
@@ -24,8 +23,6 @@ import org.slf4j.LoggerFactory;
  * need the bearer token of {@code admin.tokenFile}.
  */
 public final class AdminServer {
-
-  private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
 
   /** What {@code /readyz} reports. */
   public record Readiness(boolean ready, JsonObject checks) {}
@@ -38,7 +35,8 @@ public final class AdminServer {
   private final String trust;
   private final QuotaStore quotas;
   private final java.time.Clock clock;
-  private Vertx vertx;
+  private final LastResort lastResort = LastResort.admin();
+  private AdminChanges changes;
   private HttpServer server;
 
   public AdminServer(
@@ -61,7 +59,7 @@ public final class AdminServer {
   }
 
   public Future<AdminServer> listen(Vertx vertx, String host, int port) {
-    this.vertx = vertx;
+    this.changes = new AdminChanges(vertx, active, quotas, clock, lastResort);
     return vertx
         .createHttpServer(
             new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false))
@@ -83,29 +81,12 @@ public final class AdminServer {
   }
 
   private void handle(HttpServerRequest req) {
-    try {
-      route(req);
-    } catch (RuntimeException e) {
-      LOG.error("admin request {} failed", req.path(), e);
-      if (!req.response().ended()) {
-        json(req, 500, new JsonObject().put("error", e.toString()));
-      }
-    }
+    lastResort.guard(req, () -> route(req));
   }
 
   private void route(HttpServerRequest req) {
     if (req.method() == HttpMethod.POST && req.path().startsWith("/admin/")) {
-      // The body is taken before any asynchronous step, or it would be gone.
-      req.body()
-          .onSuccess(
-              body ->
-                  authenticated(req)
-                      .onSuccess(
-                          ok -> {
-                            if (ok) {
-                              change(req, body);
-                            }
-                          }));
+      changes.handle(req);
       return;
     }
     if (req.method() != HttpMethod.GET && req.method() != HttpMethod.HEAD) {
@@ -135,136 +116,11 @@ public final class AdminServer {
     }
   }
 
-  /**
-   * State-changing calls present the bearer token of {@code admin.tokenFile}; without a configured
-   * token they are refused. Compared in constant time.
-   */
-  /** The shortest token accepted, as the configuration loader checks at load. */
-  static final int MIN_TOKEN_CHARS = 16;
-
-  private Future<Boolean> authenticated(HttpServerRequest req) {
-    String tokenFile = active.get().config().admin().tokenFile();
-    if (tokenFile == null) {
-      json(
-          req,
-          403,
-          new JsonObject().put("error", "the admin API is disabled: set admin.tokenFile"));
-      return Future.succeededFuture(false);
-    }
-    return vertx
-        .fileSystem()
-        .readFile(tokenFile)
-        .map(
-            buffer -> {
-              String token = buffer.toString().strip();
-              if (token.length() < MIN_TOKEN_CHARS) {
-                json(
-                    req,
-                    503,
-                    new JsonObject()
-                        .put("error", "the admin API is closed: admin.tokenFile holds no token"));
-                return false;
-              }
-              String expected = "Bearer " + token;
-              String given = req.getHeader(HttpHeaders.AUTHORIZATION);
-              boolean ok =
-                  given != null
-                      && java.security.MessageDigest.isEqual(
-                          expected.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                          given.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-              if (!ok) {
-                LOG.warn("refused an unauthenticated admin call to {}", req.path());
-                req.response().putHeader("WWW-Authenticate", "Bearer");
-                json(
-                    req,
-                    401,
-                    new JsonObject()
-                        .put("error", "a valid bearer token (admin.tokenFile) is required"));
-              }
-              return ok;
-            })
-        .otherwise(
-            e -> {
-              json(
-                  req,
-                  503,
-                  new JsonObject()
-                      .put(
-                          "error",
-                          "the admin API is closed until admin.tokenFile can be read (in a"
-                              + " cluster: the toolgate-admin-token Secret)"));
-              return false;
-            });
-  }
-
-  private void change(HttpServerRequest req, io.vertx.core.buffer.Buffer body) {
-    JsonObject in;
-    try {
-      in = body.length() == 0 ? new JsonObject() : body.toJsonObject();
-    } catch (RuntimeException e) {
-      json(req, 400, new JsonObject().put("error", "the body must be a JSON object"));
-      return;
-    }
-    String session = in.getString("session");
-    if (session == null || session.isBlank()) {
-      json(req, 400, new JsonObject().put("error", "'session' is required"));
-      return;
-    }
-    switch (req.path()) {
-      case "/admin/quotas/raise" -> {
-        int reads = in.getInteger("reads", 0);
-        int writes = in.getInteger("writes", 0);
-        if (reads < 0 || writes < 0 || reads + writes == 0) {
-          json(
-              req, 400, new JsonObject().put("error", "give 'reads' and/or 'writes' (> 0) to add"));
-          return;
-        }
-        quotas
-            .raise(session, reads, writes, clock.millis())
-            .onSuccess(
-                u -> {
-                  LOG.info(
-                      "admin raised the quota of session {} by {} reads, {} writes",
-                      session,
-                      reads,
-                      writes);
-                  json(
-                      req,
-                      200,
-                      new JsonObject()
-                          .put("session", session)
-                          .put("reads", u.reads())
-                          .put("writes", u.writes())
-                          .put("extraReads", u.extraReads())
-                          .put("extraWrites", u.extraWrites()));
-                })
-            .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
-      }
-      case "/admin/quotas/reset" ->
-          quotas
-              .reset(session)
-              .onSuccess(
-                  v -> {
-                    LOG.info("admin reset the quota of session {}", session);
-                    json(req, 200, new JsonObject().put("session", session).put("reset", true));
-                  })
-              .onFailure(e -> json(req, 503, new JsonObject().put("error", e.getMessage())));
-      default ->
-          json(
-              req,
-              404,
-              new JsonObject()
-                  .put(
-                      "error",
-                      "unknown admin call; try /admin/quotas/raise or /admin/quotas/reset"));
-    }
-  }
-
   private JsonObject config() {
     return ConfigView.of(active.get(), lastRejection.get(), configFile, trust);
   }
 
-  private static void json(HttpServerRequest req, int status, JsonObject body) {
+  static void json(HttpServerRequest req, int status, JsonObject body) {
     req.response()
         .setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")

@@ -79,14 +79,24 @@ public final class QuotaCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
     @Mixin Target target;
 
-    @Option(names = "--reads", paramLabel = "N", description = "Reads to add.")
+    @Option(names = "--reads", paramLabel = "N", description = "Reads to add (1 to 1000000).")
     Integer reads;
 
-    @Option(names = "--writes", paramLabel = "N", description = "Writes to add.")
+    @Option(names = "--writes", paramLabel = "N", description = "Writes to add (1 to 1000000).")
     Integer writes;
 
     @Override
     public Integer call() {
+      for (Integer n : new Integer[] {reads, writes}) {
+        if (n != null && (n < 1 || n > AdminChanges.MAX_RAISE)) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--reads and --writes add 1 to " + AdminChanges.MAX_RAISE + " each, was " + n);
+        }
+      }
+      if (reads == null && writes == null) {
+        throw new ParameterException(spec.commandLine(), "give --reads N, --writes N or both");
+      }
       JsonObject body = new JsonObject().put("session", target.session);
       if (reads != null) {
         body.put("reads", reads);

@@ -31,6 +31,19 @@ class QuotaCommandTest {
   }
 
   @Test
+  void refusesAnAmountOutsideItsRangeOrNoAmountBeforeCallingAnything() {
+    assertThat(
+            run("quota", "raise", "--session", "s", "--writes", "2147483647", "--token-file", "t"))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("--reads and --writes add 1 to 1000000 each, was 2147483647");
+    assertThat(run("quota", "raise", "--session", "s", "--reads", "0", "--token-file", "t"))
+        .isEqualTo(2);
+    assertThat(run("quota", "raise", "--session", "s", "--token-file", "t")).isEqualTo(2);
+    assertThat(err.toString()).contains("give --reads N, --writes N or both");
+  }
+
+  @Test
   void refusesAnUnknownActionSuggestingTheKnownOnes() {
     assertThat(run("quota", "grant")).isEqualTo(2);
     assertThat(err.toString())
