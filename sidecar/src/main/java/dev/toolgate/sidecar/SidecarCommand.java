@@ -1,6 +1,7 @@
 package dev.toolgate.sidecar;
 
 import dev.toolgate.policy.config.SharedStateOptions;
+import dev.toolgate.policy.validation.Redacted;
 import dev.toolgate.sidecar.admin.QuotaCommand;
 import dev.toolgate.sidecar.approval.ApproveCommand;
 import dev.toolgate.sidecar.config.ConfigException;
@@ -157,7 +158,7 @@ final class SidecarCommand implements Callable<Integer> {
           "error: "
               + (e.outcome().equals(ConfigException.INVALID) ? "invalid" : "untrusted")
               + " configuration "
-              + e.getMessage());
+              + Redacted.text(e.getMessage()));
       return 2;
     }
     if (check) {
@@ -270,7 +271,7 @@ final class SidecarCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
       return 1;
     } catch (Exception e) {
-      err.println("error: the sidecar failed to start: " + e.getMessage());
+      err.println("error: the sidecar failed to start: " + Redacted.text(e.getMessage()));
       vertx.close();
       return 1;
     }

@@ -128,7 +128,7 @@ public final class PolicyValidator {
           new Violation(
               at + ".trustedCaFile",
               "trusted authorities are read over TLS only; the upstream's url must be https, was "
-                  + quoted(url)));
+                  + quoted(Redacted.url(url))));
     }
     if (!auth.sendsHeader()) {
       return;
@@ -181,7 +181,7 @@ public final class PolicyValidator {
               at + ".clientCertificateFile",
               "a client certificate is presented over TLS only; the upstream's url must be"
                   + " https, was "
-                  + quoted(url)));
+                  + quoted(Redacted.url(url))));
     }
   }
 
@@ -411,10 +411,11 @@ public final class PolicyValidator {
                 "must be an absolute "
                     + (httpsOnly ? "https" : "http(s)")
                     + " URL with a host, was "
-                    + quoted(url)));
+                    + quoted(Redacted.url(url))));
       }
     } catch (URISyntaxException e) {
-      out.add(new Violation(at, "is not a URL (" + e.getReason() + "): " + quoted(url)));
+      out.add(
+          new Violation(at, "is not a URL (" + e.getReason() + "): " + quoted(Redacted.url(url))));
     }
   }
 

@@ -1,13 +1,12 @@
 package dev.toolgate.sidecar.admin;
 
+import dev.toolgate.policy.validation.Redacted;
 import dev.toolgate.sidecar.config.ConfigJson;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
 import dev.toolgate.sidecar.config.Provenance;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.List;
 
 /**
@@ -38,7 +37,7 @@ final class ConfigView {
               .put("from", rejection.from().label())
               .put("outcome", rejection.outcome())
               .put("hash", rejection.hash())
-              .put("message", rejection.message())
+              .put("message", Redacted.text(rejection.message()))
               .put("at", rejection.at().toString()));
     }
     JsonObject config = ConfigJson.of(loaded.config());
@@ -79,19 +78,6 @@ final class ConfigView {
   }
 
   static String redact(String url) {
-    try {
-      URI uri = new URI(url);
-      return new URI(
-              uri.getScheme(),
-              null,
-              uri.getHost(),
-              uri.getPort(),
-              uri.getPath(),
-              uri.getQuery() == null ? null : "redacted",
-              null)
-          .toString();
-    } catch (URISyntaxException e) {
-      return "(unparseable URL)";
-    }
+    return Redacted.url(url);
   }
 }

@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.config;
 
+import dev.toolgate.policy.validation.Redacted;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -138,14 +139,14 @@ public final class ConfigReloader {
                   e instanceof ConfigException c
                       ? c
                       : new ConfigException(source, java.util.List.of(e.toString()));
+              String message = Redacted.text(problem.getMessage());
               lastRejection =
-                  new Rejection(
-                      hash, from, problem.outcome(), problem.getMessage(), clock.instant());
+                  new Rejection(hash, from, problem.outcome(), message, clock.instant());
               LOG.warn(
                   "configuration from the {} refused ({}), keeping the active one: {}",
                   from.label(),
                   problem.outcome(),
-                  problem.getMessage());
+                  message);
               listener.rejected(problem);
             });
   }

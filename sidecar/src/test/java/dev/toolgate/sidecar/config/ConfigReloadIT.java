@@ -95,6 +95,24 @@ class ConfigReloadIT {
   }
 
   @Test
+  void aRefusedFileKeepsTheCredentialsOfItsUrlsOutOfConfigAndTheLog() throws Exception {
+    f.writeConfig(
+        SidecarFixture.config(
+            f.backend.mcpUrl(),
+            Map.of("second", "ftp://admin:hunter2@somewhere.example/mcp?apikey=K9"),
+            FAST_POLL,
+            2));
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> activeConfig().containsKey("lastRejected"));
+
+    String message = activeConfig().getJsonObject("lastRejected").getString("message");
+    assertThat(message)
+        .contains("ftp://somewhere.example/mcp?redacted")
+        .doesNotContain("hunter2")
+        .doesNotContain("K9");
+  }
+
+  @Test
   void refusesToStartOnAnInvalidFileNamingTheFieldAndValue() throws Exception {
     Path bad = dir.resolve("bad.yaml");
     Files.write(
