@@ -144,15 +144,20 @@ final class SidecarImpl implements Sidecar {
             options.clock());
     ListenAddress listen = loaded.config().listen();
     var adminAt = loaded.config().admin();
+    var runtime = loaded.config().runtime();
+    ConnectionGuard guard = new ConnectionGuard(vertx, "mcp", runtime);
     return vertx
         .createHttpServer(
-            new HttpServerOptions()
-                .setHost(listen.host())
-                .setPort(listen.port())
-                .setCompressionSupported(false)
-                // HTTP/1.1 only: the JDK client's h2c upgrade stalled on large bodies here.
-                .setHttp2ClearTextEnabled(false))
-        .requestHandler(stoppingTheWarmup(proxy.handler()))
+            ConnectionGuard.withIdleTimeout(
+                new HttpServerOptions()
+                    .setHost(listen.host())
+                    .setPort(listen.port())
+                    .setCompressionSupported(false)
+                    // HTTP/1.1 only: the JDK client's h2c upgrade stalled on large bodies here.
+                    .setHttp2ClearTextEnabled(false),
+                runtime))
+        .connectionHandler(guard::onConnection)
+        .requestHandler(guard.requests(stoppingTheWarmup(proxy.handler())))
         .listen()
         .compose(
             server -> {

@@ -13,7 +13,29 @@ public record RuntimeOptions(
             "Calls sent through a private copy of the proxy to a loopback stub once the "
                 + "sidecar is ready, so that the JIT compiles the call path before the agent's "
                 + "first calls; 0 turns the warm-up off.")
-        Integer warmupCalls) {
+        Integer warmupCalls,
+    @JsonPropertyDescription(
+            "A connection of the MCP or admin listener with nothing read or written for this long"
+                + " is closed (an SSE stream with no event for this long included: its client"
+                + " reconnects).")
+        Integer idleTimeoutSeconds,
+    @JsonPropertyDescription(
+            "A new connection whose first request's headers are not in within this long is"
+                + " closed: a client trickling its headers holds a connection no longer.")
+        Long headerTimeoutMs,
+    @JsonPropertyDescription(
+            "Connections each listener holds at once; one more is closed as it opens.")
+        Integer maxConnections) {
+
+  public RuntimeOptions(
+      Integer maxBodyBytes, Long configPollMs, Long connectTimeoutMs, Integer warmupCalls) {
+    this(maxBodyBytes, configPollMs, connectTimeoutMs, warmupCalls, null, null, null);
+  }
+
+  public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
+  public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+  public static final int DEFAULT_MAX_CONNECTIONS = 1_024;
+
   public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
   public static final long DEFAULT_CONFIG_POLL_MS = 1_000;
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
@@ -31,5 +53,9 @@ public record RuntimeOptions(
     configPollMs = configPollMs == null ? DEFAULT_CONFIG_POLL_MS : configPollMs;
     connectTimeoutMs = connectTimeoutMs == null ? DEFAULT_CONNECT_TIMEOUT_MS : connectTimeoutMs;
     warmupCalls = warmupCalls == null ? DEFAULT_WARMUP_CALLS : warmupCalls;
+    idleTimeoutSeconds =
+        idleTimeoutSeconds == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : idleTimeoutSeconds;
+    headerTimeoutMs = headerTimeoutMs == null ? DEFAULT_HEADER_TIMEOUT_MS : headerTimeoutMs;
+    maxConnections = maxConnections == null ? DEFAULT_MAX_CONNECTIONS : maxConnections;
   }
 }

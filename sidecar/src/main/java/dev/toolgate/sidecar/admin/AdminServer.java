@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.admin;
 
+import dev.toolgate.sidecar.ConnectionGuard;
 import dev.toolgate.sidecar.LastResort;
 import dev.toolgate.sidecar.config.ConfigReloader;
 import dev.toolgate.sidecar.config.LoadedConfig;
@@ -60,10 +61,15 @@ public final class AdminServer {
 
   public Future<AdminServer> listen(Vertx vertx, String host, int port) {
     this.changes = new AdminChanges(vertx, active, quotas, clock, lastResort);
+    var runtime = active.get().config().runtime();
+    ConnectionGuard guard = new ConnectionGuard(vertx, "admin", runtime);
     return vertx
         .createHttpServer(
-            new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false))
-        .requestHandler(this::handle)
+            ConnectionGuard.withIdleTimeout(
+                new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false),
+                runtime))
+        .connectionHandler(guard::onConnection)
+        .requestHandler(guard.requests(this::handle))
         .listen()
         .map(
             s -> {

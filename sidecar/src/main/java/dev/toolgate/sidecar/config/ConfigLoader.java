@@ -183,6 +183,18 @@ public final class ConfigLoader {
       problems.add(
           "runtime.connectTimeoutMs: must be >= 1, was " + config.runtime().connectTimeoutMs());
     }
+    if (config.runtime().idleTimeoutSeconds() < 1) {
+      problems.add(
+          "runtime.idleTimeoutSeconds: must be >= 1, was " + config.runtime().idleTimeoutSeconds());
+    }
+    if (config.runtime().headerTimeoutMs() < 100) {
+      problems.add(
+          "runtime.headerTimeoutMs: must be >= 100, was " + config.runtime().headerTimeoutMs());
+    }
+    if (config.runtime().maxConnections() < 8) {
+      problems.add(
+          "runtime.maxConnections: must be >= 8, was " + config.runtime().maxConnections());
+    }
     if (config.runtime().warmupCalls() < 0
         || config.runtime().warmupCalls() > RuntimeOptions.MAX_WARMUP_CALLS) {
       problems.add(
