@@ -157,7 +157,8 @@ final class SidecarImpl implements Sidecar {
                     .setHttp2ClearTextEnabled(false),
                 runtime))
         .connectionHandler(guard::onConnection)
-        .requestHandler(guard.requests(stoppingTheWarmup(proxy.handler())))
+        .requestHandler(
+            guard.requests(new OriginCheck(listen).guarding(stoppingTheWarmup(proxy.handler()))))
         .listen()
         .compose(
             server -> {
