@@ -11,7 +11,6 @@ import dev.toolgate.policy.config.SidecarConfig;
 import dev.toolgate.policy.model.Approval;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.QuotaNotify;
-import dev.toolgate.policy.model.Upstream;
 import dev.toolgate.policy.validation.PolicyValidator;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
@@ -101,9 +100,7 @@ public final class SidecarConfigRenderer {
                 u ->
                     u.auth() == null
                         ? u
-                        : new Upstream(
-                            u.name(),
-                            u.url(),
+                        : u.withAuth(
                             u.auth().withFiles(f -> f.startsWith("/") ? f : dir + "/" + f)))
             .toList());
   }

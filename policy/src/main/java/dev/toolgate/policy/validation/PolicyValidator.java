@@ -104,6 +104,7 @@ public final class PolicyValidator {
       if (upstream.auth() != null) {
         auth(at + ".auth", upstream.url(), upstream.auth(), out);
       }
+      relayPaths(at + ".relayPaths", upstream.relayPaths(), out);
     }
     return names;
   }
@@ -182,6 +183,37 @@ public final class PolicyValidator {
               "a client certificate is presented over TLS only; the upstream's url must be"
                   + " https, was "
                   + quoted(Redacted.url(url))));
+    }
+  }
+
+  /** The most extra paths an upstream may relay. */
+  static final int MAX_RELAY_PATHS = 32;
+
+  private static void relayPaths(String at, List<String> paths, List<Violation> out) {
+    if (paths.size() > MAX_RELAY_PATHS) {
+      out.add(new Violation(at, "at most " + MAX_RELAY_PATHS + " paths, was " + paths.size()));
+    }
+    for (int i = 0; i < paths.size(); i++) {
+      String p = paths.get(i);
+      boolean plain =
+          p != null
+              && p.length() > 1
+              && p.length() <= 256
+              && p.startsWith("/")
+              && !p.contains("?")
+              && !p.contains("%")
+              && !p.contains("\\")
+              && !p.contains("//")
+              && !(p + "/").contains("/./")
+              && !(p + "/").contains("/../");
+      if (!plain) {
+        out.add(
+            new Violation(
+                at + "[" + i + "]",
+                "must be a plain absolute path (no query, '%', '\\', '//', '.' or '..'"
+                    + " segment, at most 256 characters), was "
+                    + quoted(p)));
+      }
     }
   }
 

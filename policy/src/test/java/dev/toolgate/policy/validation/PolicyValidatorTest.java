@@ -251,6 +251,33 @@ class PolicyValidatorTest {
   }
 
   @Test
+  void acceptsPlainRelayPathsAndRefusesOnesThatCouldResolveElsewhere() {
+    Policy policy =
+        new Policy(
+            null,
+            null,
+            null,
+            List.of(
+                new Upstream(
+                    "deployment-api",
+                    "http://127.0.0.1:8080/mcp",
+                    null,
+                    List.of("/ledger", "/a/../b", "/x?y", "//z", "/%2e"))),
+            null,
+            List.of(GET_JOB),
+            null,
+            null);
+
+    assertThat(PolicyValidator.validate(policy))
+        .extracting(Violation::field)
+        .containsExactly(
+            "upstreams[0].relayPaths[1]",
+            "upstreams[0].relayPaths[2]",
+            "upstreams[0].relayPaths[3]",
+            "upstreams[0].relayPaths[4]");
+  }
+
+  @Test
   void rejectsAnUnknownIdempotencyKeyComponent() {
     ToolRule rule =
         new ToolRule(

@@ -11,7 +11,6 @@ import dev.toolgate.policy.config.StateApiOptions;
 import dev.toolgate.policy.model.Policy;
 import dev.toolgate.policy.model.QuotaNotify;
 import dev.toolgate.policy.model.Quotas;
-import dev.toolgate.policy.model.Upstream;
 import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import dev.toolgate.sidecar.approval.ApprovalTokens;
@@ -269,8 +268,7 @@ public final class ConfigLoader {
                 u ->
                     u.auth() == null
                         ? u
-                        : new Upstream(
-                            u.name(), u.url(), u.auth().withFiles(f -> relativeTo(source, f))))
+                        : u.withAuth(u.auth().withFiles(f -> relativeTo(source, f))))
             .toList());
   }
 

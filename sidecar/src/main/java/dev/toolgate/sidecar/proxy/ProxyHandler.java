@@ -87,6 +87,21 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
           "unknown_upstream");
       return;
     }
+    String badPath = RequestPath.problem(path);
+    if (badPath != null || !route.relays(sub)) {
+      reject(
+          req,
+          404,
+          null,
+          JsonRpc.UNKNOWN_UPSTREAM,
+          badPath != null
+              ? badPath
+              : "only the MCP endpoint "
+                  + route.proxyPath()
+                  + " is relayed (and the legacy message endpoint the upstream announces)",
+          "path_not_relayed");
+      return;
+    }
     if (req.method() == HttpMethod.POST) {
       int limit = current.loaded().config().runtime().maxBodyBytes();
       readBody(req, limit).onSuccess(body -> onPost(req, current, route, sub, body));
@@ -448,6 +463,10 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
               ? "/"
               : resolved.getRawPath();
       String query = resolved.getRawQuery();
+      if (RequestPath.problem(path) != null) {
+        return null;
+      }
+      route.announce(path);
       return route.proxyPath() + path + (query == null ? "" : "?" + query);
     }
   }

@@ -15,10 +15,34 @@ record UpstreamRoute(
     int port,
     String path,
     String query,
-    UpstreamCredential credential) {
+    UpstreamCredential credential,
+    RelayedPaths relayed) {
 
   UpstreamRoute(String name, boolean ssl, String host, int port, String path, String query) {
     this(name, ssl, host, port, path, query, null);
+  }
+
+  UpstreamRoute(
+      String name,
+      boolean ssl,
+      String host,
+      int port,
+      String path,
+      String query,
+      UpstreamCredential credential) {
+    this(name, ssl, host, port, path, query, credential, new RelayedPaths(java.util.List.of()));
+  }
+
+  /** A path of the upstream's origin that it announced as its legacy message endpoint. */
+  void announce(String upstreamPath) {
+    relayed.announce(upstreamPath);
+  }
+
+  /**
+   * Whether the agent may reach {@code sub} (a path after {@code /mcp/<name>}) on this upstream.
+   */
+  boolean relays(String sub) {
+    return sub.isEmpty() || relayed.contains(sub);
   }
 
   /** The route to {@code upstream}; its credential, when it has one, read from its file now. */
@@ -34,7 +58,8 @@ record UpstreamRoute(
         port,
         path,
         uri.getRawQuery(),
-        upstream.auth() == null ? null : UpstreamCredential.read(upstream.name(), upstream.auth()));
+        upstream.auth() == null ? null : UpstreamCredential.read(upstream.name(), upstream.auth()),
+        new RelayedPaths(upstream.relayPaths()));
   }
 
   /** The proxy path agents use for this upstream. */

@@ -211,7 +211,10 @@ public final class Warmup {
             null,
             Integer.MAX_VALUE);
     Policy warm =
-        p.withUpstreams(p.upstreams().stream().map(u -> new Upstream(u.name(), stubUrl)).toList())
+        p.withUpstreams(
+                p.upstreams().stream()
+                    .map(u -> new Upstream(u.name(), stubUrl, null, u.relayPaths()))
+                    .toList())
             .withQuotas(lifted);
     SharedStateOptions local =
         new SharedStateOptions(SharedStateOptions.Mode.LOCAL, null, null, null, null, null, null);
