@@ -17,6 +17,8 @@ import picocli.CommandLine.Option;
     })
 public final class DemoBackendMain implements Callable<Integer> {
 
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Option(
       names = {"-h", "--help"},
       usageHelp = true,
@@ -60,8 +62,8 @@ public final class DemoBackendMain implements Callable<Integer> {
             ? null
             : java.nio.file.Files.readString(requireBearerFile).strip();
     if (token != null && token.isEmpty()) {
-      System.err.println("error: --require-bearer-file " + requireBearerFile + " is empty");
-      return 2;
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--require-bearer-file " + requireBearerFile + " is empty");
     }
     Vertx vertx = Vertx.vertx(DemoBackend.vertxOptions());
     DemoBackend.start(vertx, new DemoBackendOptions(host, port, token))
