@@ -2,10 +2,8 @@ package dev.toolgate.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.sidecar.support.RawHttp;
 import dev.toolgate.sidecar.support.SidecarFixture;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -43,25 +41,19 @@ class DnsRebindingIT {
 
   /** The status line of {@code body} sent with these Host and Origin headers. */
   private String status(String host, String origin, String body) throws Exception {
-    int port = URI.create(f.url(SidecarFixture.API)).getPort();
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      s.setSoTimeout(10_000);
-      String request =
-          "POST /mcp/"
-              + SidecarFixture.API
-              + " HTTP/1.1\r\nHost: "
-              + host
-              + "\r\n"
-              + (origin == null ? "" : "Origin: " + origin + "\r\n")
-              + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-              + "Content-Length: "
-              + body.getBytes(StandardCharsets.UTF_8).length
-              + "\r\nConnection: close\r\n\r\n"
-              + body;
-      s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-      return new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))
-          .readLine();
-    }
+    String request =
+        "POST /mcp/"
+            + SidecarFixture.API
+            + " HTTP/1.1\r\nHost: "
+            + host
+            + "\r\n"
+            + (origin == null ? "" : "Origin: " + origin + "\r\n")
+            + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+            + "Content-Length: "
+            + body.getBytes(StandardCharsets.UTF_8).length
+            + "\r\nConnection: close\r\n\r\n"
+            + body;
+    return RawHttp.exchange(URI.create(f.url(SidecarFixture.API)).getPort(), request).status();
   }
 
   @Test

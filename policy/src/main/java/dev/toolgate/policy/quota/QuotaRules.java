@@ -104,13 +104,7 @@ public final class QuotaRules {
     if (usage == null || reads <= 0) {
       return usage;
     }
-    return new Usage(
-        Math.max(0, usage.reads() - reads),
-        usage.writes(),
-        usage.extraReads(),
-        usage.extraWrites(),
-        usage.lastSeenMs(),
-        usage.rate().uncount(second, reads));
+    return returnWorkloadReads(usage, reads).withRate(usage.rate().uncount(second, reads));
   }
 
   /**

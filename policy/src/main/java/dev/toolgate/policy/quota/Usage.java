@@ -37,4 +37,9 @@ public record Usage(
         lastSeenMs,
         rate);
   }
+
+  /** This usage with another rate window. */
+  public Usage withRate(RateWindow other) {
+    return new Usage(reads, writes, extraReads, extraWrites, lastSeenMs, other);
+  }
 }

@@ -2,12 +2,9 @@ package dev.toolgate.sidecar.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.sidecar.support.RawHttp;
 import dev.toolgate.sidecar.support.SidecarFixture;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,22 +33,11 @@ class EndpointOnlyIT {
 
   /** The status line and the body of a GET of {@code rawPath}, sent as written. */
   private String[] get(String rawPath) throws Exception {
-    int port = URI.create(f.url(SidecarFixture.API)).getPort();
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      s.setSoTimeout(10_000);
-      s.getOutputStream()
-          .write(
-              ("GET " + rawPath + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                  .getBytes(StandardCharsets.US_ASCII));
-      BufferedReader in =
-          new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
-      String status = in.readLine();
-      StringBuilder rest = new StringBuilder();
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        rest.append(line).append('\n');
-      }
-      return new String[] {status, rest.toString()};
-    }
+    RawHttp.Answer answer =
+        RawHttp.exchange(
+            URI.create(f.url(SidecarFixture.API)).getPort(),
+            "GET " + rawPath + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    return new String[] {answer.status(), answer.rest()};
   }
 
   @Test

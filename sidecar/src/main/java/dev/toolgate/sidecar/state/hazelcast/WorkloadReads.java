@@ -48,16 +48,21 @@ final class WorkloadReads {
       return false;
     }
     synchronized (block) {
-      if (block.reads == 0) {
-        return false;
-      }
-      if (nowMs - block.countedMs >= quotas.idleExpirySeconds() * 1000L) {
-        block.reads = 0;
-        return false;
-      }
-      block.reads--;
-      return true;
+      return takeOne(block, quotas, nowMs);
     }
+  }
+
+  /** Takes one read of {@code block}, holding its lock; drops reads out of their window. */
+  private static boolean takeOne(Block block, Quotas quotas, long nowMs) {
+    if (block.reads == 0) {
+      return false;
+    }
+    if (nowMs - block.countedMs >= quotas.idleExpirySeconds() * 1000L) {
+      block.reads = 0;
+      return false;
+    }
+    block.reads--;
+    return true;
   }
 
   /** What {@link #takeClaiming} answers when the block had no read to give. */
@@ -74,14 +79,9 @@ final class WorkloadReads {
     }
     int size = blockSize(quotas);
     synchronized (block) {
-      if (block.reads == 0) {
+      if (!takeOne(block, quotas, nowMs)) {
         return NONE;
       }
-      if (nowMs - block.countedMs >= quotas.idleExpirySeconds() * 1000L) {
-        block.reads = 0;
-        return NONE;
-      }
-      block.reads--;
       if (size == 0 || block.refilling || block.reads > size / 2) {
         return 0;
       }
