@@ -130,7 +130,34 @@ final class WorkloadTotals {
         blocks.refilled(agent, block[0], at[0]);
       }
     }
+    takeFromBlock(agent, batch, workload, verdicts, agentCounted);
   }
+
+  /**
+   * Reads the workload's total refused while this replica's block holds reads counted in it (a
+   * refill that landed first, in this drain or another): served from the block, not refused early.
+   */
+  private void takeFromBlock(
+      String agent,
+      List<Pending> batch,
+      boolean[] workload,
+      QuotaVerdict[] verdicts,
+      boolean[] agentCounted) {
+    for (int i = 0; i < batch.size(); i++) {
+      Pending p = batch.get(i);
+      if (workload[i]
+          && !p.write()
+          && p.agent().equals(agent)
+          && verdicts[i] != null
+          && WORKLOAD_READ_LIMIT.equals(verdicts[i].limitName())
+          && blocks.take(agent, p.quotas(), p.nowMs())) {
+        verdicts[i] = null;
+        agentCounted[i] = true;
+      }
+    }
+  }
+
+  private static final String WORKLOAD_READ_LIMIT = "quotas.perAgent.read";
 
   /**
    * Reserves the reads a workload's block lacks in its shared total, and ends the claimed refill.
