@@ -18,7 +18,7 @@ public record DemoBackendOptions(String host, int port, String requiredBearerTok
   public static final int DEFAULT_PORT = 18080;
 
   /** Requests larger than this are refused with 413. */
-  public static final int MAX_BODY_BYTES = 1 << 20;
+  public static final int MAX_BODY_BYTES = 8 << 20;
 
   public static DemoBackendOptions defaults() {
     return new DemoBackendOptions(DEFAULT_HOST, DEFAULT_PORT);

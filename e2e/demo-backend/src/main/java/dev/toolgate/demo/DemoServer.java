@@ -334,6 +334,13 @@ final class DemoServer implements DemoBackend {
     if (kind == Fault.Kind.HANG) {
       return;
     }
+    if (kind == Fault.Kind.HUGE_ANSWER) {
+      tools.perform(tool, args, idempotencyKey(meta, req));
+      inflight.remove(callKey);
+      HugeAnswer.send(
+          res, id, faults.answerFormatOf(tool) == AnswerFormat.SSE, fault.get().bytes());
+      return;
+    }
     Object progressToken = meta == null ? null : meta.getValue("progressToken");
     boolean sse =
         progressToken != null

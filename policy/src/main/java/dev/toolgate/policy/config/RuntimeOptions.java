@@ -25,11 +25,23 @@ public record RuntimeOptions(
         Long headerTimeoutMs,
     @JsonPropertyDescription(
             "Connections each listener holds at once; one more is closed as it opens.")
-        Integer maxConnections) {
+        Integer maxConnections,
+    @JsonPropertyDescription(
+            "An upstream's answer read whole (a JSON answer, one server-sent event) larger than"
+                + " this is not read on: its exchange is reset and the call answered"
+                + " upstream_answer_too_large.")
+        Integer maxAnswerBytes,
+    @JsonPropertyDescription(
+            "Bytes of agent requests and upstream answers held whole at once, together, requests"
+                + " at most half of them: past this, a new request is refused with 503 and"
+                + " Retry-After, and answers are read on only as others are let go (one that waits"
+                + " 2 s for room is dropped as sidecar_overloaded). At least twice maxBodyBytes"
+                + " and maxAnswerBytes. Sized for the image's heap (-Xmx64m).")
+        Integer maxHeldBytes) {
 
   public RuntimeOptions(
       Integer maxBodyBytes, Long configPollMs, Long connectTimeoutMs, Integer warmupCalls) {
-    this(maxBodyBytes, configPollMs, connectTimeoutMs, warmupCalls, null, null, null);
+    this(maxBodyBytes, configPollMs, connectTimeoutMs, warmupCalls, null, null, null, null, null);
   }
 
   public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
@@ -37,6 +49,8 @@ public record RuntimeOptions(
   public static final int DEFAULT_MAX_CONNECTIONS = 1_024;
 
   public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+  public static final int DEFAULT_MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+  public static final int DEFAULT_MAX_HELD_BYTES = 12 * 1024 * 1024;
   public static final long DEFAULT_CONFIG_POLL_MS = 1_000;
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -57,5 +71,7 @@ public record RuntimeOptions(
         idleTimeoutSeconds == null ? DEFAULT_IDLE_TIMEOUT_SECONDS : idleTimeoutSeconds;
     headerTimeoutMs = headerTimeoutMs == null ? DEFAULT_HEADER_TIMEOUT_MS : headerTimeoutMs;
     maxConnections = maxConnections == null ? DEFAULT_MAX_CONNECTIONS : maxConnections;
+    maxAnswerBytes = maxAnswerBytes == null ? DEFAULT_MAX_ANSWER_BYTES : maxAnswerBytes;
+    maxHeldBytes = maxHeldBytes == null ? DEFAULT_MAX_HELD_BYTES : maxHeldBytes;
   }
 }

@@ -32,6 +32,10 @@ public enum AgentCode {
   UPSTREAM_UNAVAILABLE,
   /** The upstream closed the stream before answering; the call's outcome is unknown. */
   UPSTREAM_CLOSED,
+  /** The upstream's answer was over the sidecar's limit; it was dropped, not relayed. */
+  UPSTREAM_ANSWER_TOO_LARGE,
+  /** The sidecar held too many bodies at once to read the answer; retry in a moment. */
+  SIDECAR_BUSY,
   /** The backend answered 429. */
   BACKEND_429,
   /** The backend answered 503. */

@@ -31,6 +31,16 @@ public enum ResultClass {
   BACKEND_4XX_OTHER(false),
   /** The upstream closed the stream before the response. */
   UPSTREAM_CLOSED(true),
+  /**
+   * The upstream's answer was larger than the sidecar reads ({@code runtime.maxAnswerBytes}): the
+   * upstream answered, so it is no backend failure, and a retry would bring the same answer.
+   */
+  UPSTREAM_ANSWER_TOO_LARGE(false),
+  /**
+   * The sidecar held as many bodies as it may ({@code runtime.maxHeldBytes}) and let the answer go
+   * rather than wait longer: the load is the sidecar's, not the backend's.
+   */
+  SIDECAR_OVERLOADED(false),
   /** A budget layer expired before the response. */
   TIMEOUT(true),
   /** The agent cancelled the call, or closed its stream, before the answer. */

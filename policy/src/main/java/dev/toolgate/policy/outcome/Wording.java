@@ -67,6 +67,29 @@ public final class Wording {
                   + " ("
                   + why
                   + ").");
+      case UPSTREAM_ANSWER_TOO_LARGE ->
+          new Failure(
+              AgentCode.UPSTREAM_ANSWER_TOO_LARGE,
+              "Upstream '"
+                  + upstream
+                  + "' answered "
+                  + tool
+                  + " with more than Toolgate relays (runtime.maxAnswerBytes); the answer was"
+                  + " dropped and not retried, since a retry would bring the same. Ask for less"
+                  + " (narrower arguments, a page at a time) ("
+                  + why
+                  + ").");
+      case SIDECAR_OVERLOADED ->
+          new Failure(
+              AgentCode.SIDECAR_BUSY,
+              "Toolgate held as many request and answer bodies as it may (runtime.maxHeldBytes)"
+                  + " and let the answer of "
+                  + tool
+                  + " on '"
+                  + upstream
+                  + "' go; retry in a moment ("
+                  + why
+                  + ").");
       case BACKEND_429 ->
           new Failure(
               AgentCode.BACKEND_429,

@@ -34,6 +34,21 @@ class WordingTest {
   }
 
   @Test
+  void anAnswerTooLargeNamesTheLimitAndSaysItWasNotRetried() {
+    Wording.Failure f =
+        Wording.failure(
+            ResultClass.UPSTREAM_ANSWER_TOO_LARGE, null, "list_jobs", "api", "over 1024", false);
+
+    assertThat(f.code()).isEqualTo(AgentCode.UPSTREAM_ANSWER_TOO_LARGE);
+    assertThat(f.sentence())
+        .contains("'api' answered list_jobs")
+        .contains("runtime.maxAnswerBytes")
+        .contains("not retried")
+        .contains("Ask for less");
+    assertThat(ResultClass.UPSTREAM_ANSWER_TOO_LARGE.isBackendFailure()).isFalse();
+  }
+
+  @Test
   void anUnreachableUpstreamSaysNothingWasExecuted() {
     assertThat(
             Wording.failure(

@@ -175,6 +175,19 @@ public final class ConfigLoader {
     if (config.runtime().maxBodyBytes() < 1024) {
       problems.add("runtime.maxBodyBytes: must be >= 1024, was " + config.runtime().maxBodyBytes());
     }
+    if (config.runtime().maxAnswerBytes() < 1024) {
+      problems.add(
+          "runtime.maxAnswerBytes: must be >= 1024, was " + config.runtime().maxAnswerBytes());
+    }
+    long largestBody = Math.max(config.runtime().maxBodyBytes(), config.runtime().maxAnswerBytes());
+    if (config.runtime().maxHeldBytes() < 2 * largestBody) {
+      problems.add(
+          "runtime.maxHeldBytes: must be at least twice runtime.maxBodyBytes and"
+              + " runtime.maxAnswerBytes (requests may take half of it), so "
+              + 2 * largestBody
+              + ", was "
+              + config.runtime().maxHeldBytes());
+    }
     if (config.runtime().configPollMs() < 10) {
       problems.add("runtime.configPollMs: must be >= 10, was " + config.runtime().configPollMs());
     }

@@ -15,6 +15,9 @@ public final class JsonRpc {
   public static final int REQUEST_TOO_LARGE = -32041;
   public static final int UPSTREAM_UNAVAILABLE = -32042;
 
+  /** The sidecar holds as many bodies as it may ({@code runtime.maxHeldBytes}): retry shortly. */
+  public static final int BUSY = -32043;
+
   private JsonRpc() {}
 
   public static boolean isResponse(JsonObject message) {

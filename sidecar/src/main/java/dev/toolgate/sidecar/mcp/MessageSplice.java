@@ -35,6 +35,7 @@ public final class MessageSplice {
 
   /**
    * The message with its top-level id set to {@code id}; null when it must be re-encoded instead.
+   * {@code message} is one a parse accepted: the scan checks its structure, not its UTF-8.
    */
   public static Buffer withId(Buffer message, Object id) {
     MessageScanner.Layout layout = MessageScanner.scan(message);

@@ -14,6 +14,10 @@ import java.util.function.Consumer;
  * end, then for its fields' lines) and copied once more into the event's raw bytes; a single {@code
  * data:} line is a view of those, not a copy, and only ids and event types are decoded. Lines end
  * with CRLF, LF or CR (the SSE grammar); an event ends at an empty line.
+ *
+ * <p>Bounded: an event (complete or still coming) larger than {@code maxEventBytes} is never held
+ * whole; the parser calls {@code onOverflow} once, drops what it held and ignores the rest of the
+ * stream.
  */
 public final class SseParser {
 
@@ -28,6 +32,10 @@ public final class SseParser {
   private static final int MAX_KEPT_BYTES = 64 * 1024;
 
   private final Consumer<SseEvent> sink;
+  private final int maxEventBytes;
+  private final Runnable onOverflow;
+  private boolean overflowed;
+  private boolean eventTooLarge;
   private byte[] pending = new byte[0];
   private int length;
   private int scanned;
@@ -35,12 +43,35 @@ public final class SseParser {
   private boolean crPending;
   private boolean eventEndPending;
 
+  /** A parser of events of any size: for streams whose source the sidecar trusts (tests). */
   public SseParser(Consumer<SseEvent> sink) {
+    this(Integer.MAX_VALUE, sink, () -> {});
+  }
+
+  public SseParser(int maxEventBytes, Consumer<SseEvent> sink, Runnable onOverflow) {
+    if (maxEventBytes < 1) {
+      throw new IllegalArgumentException("maxEventBytes must be >= 1, was " + maxEventBytes);
+    }
+    this.maxEventBytes = maxEventBytes;
     this.sink = sink;
+    this.onOverflow = onOverflow;
+  }
+
+  /** Whether an event over the limit stopped the parser. */
+  public boolean overflowed() {
+    return overflowed;
+  }
+
+  /** The bytes the parser holds now (its array, not only the part in use). */
+  public int heldBytes() {
+    return pending.length;
   }
 
   /** Feeds bytes; calls the sink once per complete event. */
   public void feed(Buffer chunk) {
+    if (overflowed) {
+      return;
+    }
     int n = chunk.length();
     if (length + n > pending.length) {
       pending =
@@ -49,7 +80,7 @@ public final class SseParser {
     chunk.getBytes(0, n, pending, length);
     length += n;
     int eventStart = 0;
-    for (int i = scanned; i < length; i++) {
+    for (int i = scanned; i < length && !eventTooLarge; i++) {
       byte b = pending[i];
       if (crPending) {
         crPending = false;
@@ -81,6 +112,10 @@ public final class SseParser {
         lineStart = false;
       }
     }
+    if (eventTooLarge || length - eventStart > maxEventBytes) {
+      overflow();
+      return;
+    }
     if (eventStart > 0) {
       length -= eventStart;
       if (length == 0 && pending.length > MAX_KEPT_BYTES) {
@@ -97,7 +132,21 @@ public final class SseParser {
     return length;
   }
 
+  private void overflow() {
+    if (!overflowed) {
+      overflowed = true;
+      onOverflow.run();
+    }
+    pending = new byte[0];
+    length = 0;
+    scanned = 0;
+  }
+
   private void emit(int from, int to) {
+    if (to - from > maxEventBytes) {
+      eventTooLarge = true;
+      return;
+    }
     Buffer raw = Buffer.buffer(to - from).appendBytes(pending, from, to - from);
     String id = null;
     String type = null;

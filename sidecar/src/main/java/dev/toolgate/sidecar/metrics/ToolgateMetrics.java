@@ -262,6 +262,14 @@ public final class ToolgateMetrics {
         .register(registry);
   }
 
+  /** Bytes of agent requests and upstream answers the proxy holds whole now. */
+  public void heldBytes(java.util.function.Supplier<Number> held) {
+    Gauge.builder("toolgate.held.bytes", held)
+        .description(
+            "Bytes of agent requests and upstream answers held whole now (runtime.maxHeldBytes)")
+        .register(registry);
+  }
+
   /** 1 while the shared state (Hazelcast) answers, 0 while the sidecar serves on local state. */
   public void sharedState(java.util.function.Supplier<Number> up) {
     Gauge.builder("toolgate.shared.state.up", up)

@@ -161,10 +161,13 @@ final class AgentReply {
             clientId, ToolErrorResult.of(code, sentence, correlationId, details)));
   }
 
-  /** Passes an upstream response through untouched (protocol-level refusals, shadow mode). */
-  void passThrough(HttpClientResponse upstream) {
+  /**
+   * Passes an upstream response through untouched (protocol-level refusals, shadow mode); what is
+   * read whole is bounded by {@code bodies}.
+   */
+  void passThrough(HttpClientResponse upstream, HeldBodies bodies) {
     if (detached()) {
-      upstream.body();
+      bodies.discard(upstream);
       return;
     }
     if (!open()) {
@@ -172,7 +175,7 @@ final class AgentReply {
       return;
     }
     if (streaming) {
-      upstream.body().onComplete(b -> res.end());
+      bodies.discard(upstream).onComplete(b -> res.end());
       return;
     }
     Relay.head(upstream, res);
@@ -183,22 +186,10 @@ final class AgentReply {
     }
     // A JSON-RPC refusal (an ended session's 404, a 400) answers the id the sidecar used
     // upstream: the agent gets its own id back, never the sidecar's.
-    String length = upstream.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (length != null && ProxyHandler.parseLong(length) > MAX_REFUSAL_BYTES) {
-      upstream.request().reset();
-      res.reset();
-      return;
-    }
-    upstream.body().onSuccess(body -> res.end(withAgentId(body))).onFailure(e -> res.reset());
+    bodies.read(upstream).onSuccess(body -> res.end(withAgentId(body))).onFailure(e -> res.reset());
   }
 
-  /** An upstream refusal larger than this is not read whole: the exchange is reset. */
-  static final int MAX_REFUSAL_BYTES = 1024 * 1024;
-
   private Buffer withAgentId(Buffer body) {
-    if (body.length() > MAX_REFUSAL_BYTES) {
-      return Buffer.buffer();
-    }
     try {
       JsonObject message = new JsonObject(body);
       if (message.containsKey("id") && message.getValue("id") != null) {

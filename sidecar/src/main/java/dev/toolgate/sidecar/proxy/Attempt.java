@@ -9,6 +9,7 @@ import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.SseEvent;
+import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -230,17 +231,17 @@ final class Attempt {
     }
     if (status == 202) {
       deferToStream(status);
-      call.reply().passThrough(response);
+      call.reply().passThrough(response, services.bodies());
     } else if (status >= 200 && status < 300 && Relay.isEventStream(response)) {
       stream(response);
     } else if (status >= 200 && status < 300) {
       json(response);
     } else if ((status == 429 || status >= 500) && !transparent) {
       OptionalLong retryAfter = retryAfterMs(response.getHeader(McpHeaders.RETRY_AFTER));
-      response.body();
+      services.bodies().discard(response);
       settle(ResultClassifier.ofHttpStatus(status), status, null, false, false, retryAfter, null);
     } else {
-      call.reply().passThrough(response);
+      call.reply().passThrough(response, services.bodies());
       settle(
           ResultClassifier.ofHttpStatus(status),
           status,
@@ -253,8 +254,9 @@ final class Attempt {
   }
 
   private void json(HttpClientResponse response) {
-    response
-        .body()
+    services
+        .bodies()
+        .read(response)
         .onSuccess(
             body -> {
               if (settled()) {
@@ -305,7 +307,7 @@ final class Attempt {
         .onFailure(
             e ->
                 settle(
-                    ResultClass.UPSTREAM_CLOSED,
+                    unreadClass(e),
                     response.statusCode(),
                     null,
                     false,
@@ -324,6 +326,7 @@ final class Attempt {
     Relay.events(
         response,
         call.reply().response(),
+        services.bodies(),
         event -> {
           AnswerMessage mine = ownAnswer(event);
           if (mine == null) {
@@ -345,10 +348,14 @@ final class Attempt {
           call.reply().upstreamAnswer(mine);
           return null;
         },
-        clean -> {
+        end -> {
           if (!settled()) {
             settle(
-                ResultClass.UPSTREAM_CLOSED,
+                switch (end) {
+                  case EVENT_TOO_LARGE -> ResultClass.UPSTREAM_ANSWER_TOO_LARGE;
+                  case OVERLOADED -> ResultClass.SIDECAR_OVERLOADED;
+                  default -> ResultClass.UPSTREAM_CLOSED;
+                },
                 response.statusCode(),
                 null,
                 false,
@@ -437,59 +444,83 @@ final class Attempt {
         .upstreams()
         .open(call.route(), HttpMethod.POST, call.upstreamUri(), call.agentHeaders())
         .compose(r -> r.send(cancel.toBuffer()))
-        .onSuccess(HttpClientResponse::body);
+        .onSuccess(services.bodies()::discard);
     HttpClientRequest abandoned = request;
     services.vertx().setTimer(LATE_RESULT_WINDOW_MS, t -> abandoned.reset());
   }
 
   /** Reads a stream for this attempt's answer without relaying it: late answers, lookups. */
   private void observeLate(HttpClientResponse response) {
-    if (Relay.isEventStream(response)) {
-      dev.toolgate.sidecar.mcp.SseParser parser =
-          new dev.toolgate.sidecar.mcp.SseParser(
-              event -> {
-                AnswerMessage answer = ownAnswer(event);
-                if (answer == null) {
-                  return;
-                }
-                if (settled()) {
-                  onLate.accept(this, answer.json());
-                } else {
-                  settle(
-                      answer.resultClass(),
-                      response.statusCode(),
-                      answer,
-                      true,
-                      false,
-                      OptionalLong.empty(),
-                      null);
-                }
-              });
-      response.handler(parser::feed);
-      response.exceptionHandler(e -> {});
-      response.endHandler(
-          v -> {
-            if (!settled()) {
-              settle(
-                  ResultClass.UPSTREAM_CLOSED,
-                  response.statusCode(),
-                  null,
-                  false,
-                  true,
-                  OptionalLong.empty(),
-                  null);
-            }
-          });
-    } else {
-      response
-          .body()
+    HeldBodies bodies = services.bodies();
+    if (!Relay.isEventStream(response)) {
+      bodies
+          .read(response)
           .onSuccess(
               body -> {
                 AnswerMessage late = ownAnswer(body);
                 if (late != null) {
                   onLate.accept(this, late.json());
                 }
-              });
+              })
+          .onFailure(e -> unanswered(response, unreadClass(e)));
+      return;
+    }
+    HeldBodies.Hold hold = bodies.hold();
+    SseParser parser =
+        bodies.parser(
+            response,
+            hold,
+            event -> {
+              AnswerMessage answer = ownAnswer(event);
+              if (answer == null) {
+                return;
+              }
+              if (settled()) {
+                onLate.accept(this, answer.json());
+              } else {
+                settle(
+                    answer.resultClass(),
+                    response.statusCode(),
+                    answer,
+                    true,
+                    false,
+                    OptionalLong.empty(),
+                    null);
+              }
+            },
+            () -> unanswered(response, ResultClass.UPSTREAM_ANSWER_TOO_LARGE));
+    response.handler(
+        chunk -> {
+          parser.feed(chunk);
+          HeldBodies.account(
+              parser, hold, response, () -> unanswered(response, ResultClass.SIDECAR_OVERLOADED));
+        });
+    response.exceptionHandler(
+        e -> {
+          hold.close();
+          unanswered(response, ResultClass.UPSTREAM_CLOSED);
+        });
+    response.endHandler(
+        v -> {
+          hold.close();
+          unanswered(response, ResultClass.UPSTREAM_CLOSED);
+        });
+  }
+
+  /** What an answer the sidecar could not read whole came to. */
+  private static ResultClass unreadClass(Throwable e) {
+    if (e instanceof HeldBodies.AnswerTooLarge) {
+      return ResultClass.UPSTREAM_ANSWER_TOO_LARGE;
+    }
+    return e instanceof HeldBodies.Overloaded
+        ? ResultClass.SIDECAR_OVERLOADED
+        : ResultClass.UPSTREAM_CLOSED;
+  }
+
+  /** The response ended without this attempt's answer: settled as such, if still open. */
+  private void unanswered(HttpClientResponse response, ResultClass result) {
+    if (!settled()) {
+      settle(result, response.statusCode(), null, false, true, OptionalLong.empty(), null);
     }
   }
 

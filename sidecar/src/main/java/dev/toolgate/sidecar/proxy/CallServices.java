@@ -19,7 +19,8 @@ import java.util.function.DoubleSupplier;
 
 /**
  * What every tool call uses: shared, long-lived, thread-safe. {@code calls} holds the calls under
- * way by {@link IdRegistry#clientIdKey}, for the agent's {@code notifications/cancelled}.
+ * way by {@link IdRegistry#clientIdKey}, for the agent's {@code notifications/cancelled}; {@code
+ * bodies} bounds what is held whole.
  */
 record CallServices(
     Vertx vertx,
@@ -38,7 +39,8 @@ record CallServices(
     LastKnownResults lastKnown,
     SessionAudit audit,
     WebhookNotifier notifier,
-    Map<String, ToolCall> calls) {
+    Map<String, ToolCall> calls,
+    HeldBodies bodies) {
 
   /**
    * The sidecar-wide retry budget of the configuration in force (a reload with new limits starts a

@@ -103,10 +103,18 @@ public final class Proxy {
                 LastKnownResults.DEFAULT_CAPACITY, LastKnownResults.DEFAULT_MAX_BYTES),
             audit,
             new dev.toolgate.sidecar.notify.WebhookNotifier(vertx, metrics, clock),
-            new ConcurrentHashMap<>());
+            new ConcurrentHashMap<>(),
+            new HeldBodies(vertx, () -> routing.get().loaded().config().runtime()));
+    metrics.heldBytes(services.bodies()::heldBytes);
     this.handler =
         new ProxyHandler(
-            routing::get, upstreams, ids, new ToolCallHandler(services), metrics, services.calls());
+            routing::get,
+            upstreams,
+            ids,
+            new ToolCallHandler(services),
+            metrics,
+            services.calls(),
+            services.bodies());
     this.expiryTimer =
         vertx.setPeriodic(
             ID_EXPIRY_PERIOD_MS,

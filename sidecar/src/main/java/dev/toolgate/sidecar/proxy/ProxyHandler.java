@@ -40,6 +40,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
   private final IdRegistry ids;
   private final ToolCallHandler toolCalls;
   private final ToolgateMetrics metrics;
+  private final HeldBodies bodies;
 
   private final Map<String, ToolCall> calls;
 
@@ -49,8 +50,10 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       IdRegistry ids,
       ToolCallHandler toolCalls,
       ToolgateMetrics metrics,
-      Map<String, ToolCall> calls) {
+      Map<String, ToolCall> calls,
+      HeldBodies bodies) {
     this.calls = calls;
+    this.bodies = bodies;
     this.routing = routing;
     this.upstreams = upstreams;
     this.ids = ids;
@@ -104,7 +107,9 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     }
     if (req.method() == HttpMethod.POST) {
       int limit = current.loaded().config().runtime().maxBodyBytes();
-      readBody(req, limit).onSuccess(body -> onPost(req, current, route, sub, body));
+      HeldBodies.Hold hold = bodies.requestHold();
+      req.response().endHandler(v -> hold.close());
+      readBody(req, limit, hold).onSuccess(body -> onPost(req, current, route, sub, body, hold));
     } else if (hasBody(req)) {
       // MCP sends every message by POST; a body on any other method could carry a tools/call
       // that would then reach the upstream unread.
@@ -125,7 +130,11 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
     }
   }
 
-  private Future<Buffer> readBody(HttpServerRequest req, int limit) {
+  /**
+   * Reads an agent's request body, counted in {@code hold} until the response ends: over {@code
+   * limit} it is refused with 413, and while the sidecar holds too many bodies with 503.
+   */
+  private Future<Buffer> readBody(HttpServerRequest req, int limit, HeldBodies.Hold hold) {
     Promise<Buffer> promise = Promise.promise();
     String declared = req.getHeader(HttpHeaders.CONTENT_LENGTH);
     long length = declared == null ? -1 : parseLong(declared);
@@ -133,21 +142,46 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       tooLarge(req, limit);
       return promise.future();
     }
-    RequestBody body = new RequestBody(limit, length);
+    if (length > 0 && !hold.add(length)) {
+      busy(req);
+      return promise.future();
+    }
+    GatheredBody body = new GatheredBody(limit, length);
+    boolean[] refused = new boolean[1];
     req.handler(
         chunk -> {
-          if (!body.exceeded() && !body.add(chunk)) {
+          if (refused[0]) {
+            return;
+          }
+          if (!body.add(chunk)) {
+            refused[0] = true;
             tooLarge(req, limit);
+          } else if (length < 0 && !hold.add(chunk.length())) {
+            refused[0] = true;
+            busy(req);
           }
         });
     req.endHandler(
         v -> {
-          if (!body.exceeded()) {
+          if (!refused[0]) {
             promise.complete(body.body());
           }
         });
     req.exceptionHandler(e -> LOG.debug("agent request failed while reading its body", e));
     return promise.future();
+  }
+
+  private void busy(HttpServerRequest req) {
+    req.response().putHeader(HttpHeaders.CONNECTION, "close");
+    req.response().putHeader(McpHeaders.RETRY_AFTER, "1");
+    reject(
+        req,
+        503,
+        null,
+        JsonRpc.BUSY,
+        "the sidecar holds as many request and answer bodies as it may (runtime.maxHeldBytes);"
+            + " retry in a second",
+        "sidecar_busy");
   }
 
   private void tooLarge(HttpServerRequest req, int limit) {
@@ -162,7 +196,12 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
   }
 
   private void onPost(
-      HttpServerRequest req, Routing current, UpstreamRoute route, String sub, Buffer body) {
+      HttpServerRequest req,
+      Routing current,
+      UpstreamRoute route,
+      String sub,
+      Buffer body,
+      HeldBodies.Hold hold) {
     ParsedMessage parsed;
     try {
       parsed = ParsedMessage.parse(body);
@@ -184,7 +223,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       String method = msg.getValue("method") instanceof String m ? m : null;
       if ("tools/call".equals(method)) {
         // Whatever its id: a call the policy cannot enforce is refused, never relayed.
-        toolCalls.handle(req, current, route, sub, parsed);
+        toolCalls.handle(req, current, route, sub, parsed, hold);
       } else if ("notifications/cancelled".equals(method)) {
         if (!cancelToolCall(route, req, msg)) {
           forward(req, route, sub, cancellationUpstream(route, req, msg, body));
@@ -198,6 +237,7 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
                 upstreams.open(
                     route, req.method(), route.upstreamUri(sub, req.query()), req.headers()),
                 body,
+                bodies,
                 e -> unreachable(req, route, e));
       } else {
         forward(req, route, sub, body);
@@ -343,9 +383,10 @@ final class ProxyHandler implements Handler<HttpServerRequest> {
       Relay.events(
           response,
           res,
+          bodies,
           event -> rewriteStreamEvent(route, scope, event),
-          clean -> {
-            if (clean) {
+          end -> {
+            if (end == Relay.End.CLEAN) {
               res.end();
             } else {
               res.reset();

@@ -45,19 +45,43 @@ final class Relay {
     from.pipeTo(to).onFailure(e -> to.reset());
   }
 
+  /** How an upstream's event stream ended. */
+  enum End {
+    /** The upstream ended it. */
+    CLEAN,
+    /** It broke off: reset, closed mid-body. */
+    BROKEN,
+    /** One of its events was over {@code runtime.maxAnswerBytes}: the sidecar reset it. */
+    EVENT_TOO_LARGE,
+    /** The sidecar held too much to read on ({@code runtime.maxHeldBytes}) and reset it. */
+    OVERLOADED
+  }
+
   /**
    * Streams server-sent events one by one, each through {@code transform} (which returns the bytes
-   * to send, or the event's own raw bytes to forward it unchanged). {@code onEnd} learns whether
-   * the upstream ended the stream cleanly.
+   * to send, or the event's own raw bytes to forward it unchanged). {@code onEnd} learns how the
+   * stream ended, once. The event in the middle of arriving counts in {@code bodies}.
    */
   static void events(
       HttpClientResponse from,
       HttpServerResponse to,
+      HeldBodies bodies,
       Function<SseEvent, Buffer> transform,
-      Handler<Boolean> onEnd) {
+      Handler<End> onEnd) {
     to.setChunked(true);
+    boolean[] done = new boolean[1];
+    Handler<End> once =
+        end -> {
+          if (!done[0]) {
+            done[0] = true;
+            onEnd.handle(end);
+          }
+        };
+    HeldBodies.Hold hold = bodies.hold();
     SseParser parser =
-        new SseParser(
+        bodies.parser(
+            from,
+            hold,
             event -> {
               Buffer out = transform.apply(event);
               if (out != null && !to.closed() && !to.ended()) {
@@ -67,22 +91,22 @@ final class Relay {
                   to.drainHandler(v -> from.resume());
                 }
               }
-            });
-    boolean[] done = new boolean[1];
-    from.handler(parser::feed);
+            },
+            () -> once.handle(End.EVENT_TOO_LARGE));
+    from.handler(
+        chunk -> {
+          parser.feed(chunk);
+          HeldBodies.account(parser, hold, from, () -> once.handle(End.OVERLOADED));
+        });
     from.endHandler(
         v -> {
-          if (!done[0]) {
-            done[0] = true;
-            onEnd.handle(true);
-          }
+          hold.close();
+          once.handle(End.CLEAN);
         });
     from.exceptionHandler(
         e -> {
-          if (!done[0]) {
-            done[0] = true;
-            onEnd.handle(false);
-          }
+          hold.close();
+          once.handle(End.BROKEN);
         });
   }
 

@@ -63,7 +63,8 @@ final class ToolCall {
       HttpServerRequest req,
       LoadedConfig loaded,
       ToolCallContext ctx,
-      String tool) {
+      String tool,
+      HeldBodies.Hold held) {
     this.s = s;
     this.loaded = loaded;
     this.ctx = ctx;
@@ -105,7 +106,12 @@ final class ToolCall {
     this.cancelKey = IdRegistry.clientIdKey(ctx.scope(), ctx.clientId());
     this.context = s.vertx().getOrCreateContext();
     s.calls().put(cancelKey, this);
-    req.response().endHandler(v -> s.calls().remove(cancelKey, this));
+    req.response()
+        .endHandler(
+            v -> {
+              s.calls().remove(cancelKey, this);
+              held.close();
+            });
     req.response().closeHandler(v -> agentGone());
   }
 

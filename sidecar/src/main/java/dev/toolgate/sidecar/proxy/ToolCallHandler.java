@@ -48,7 +48,8 @@ final class ToolCallHandler {
       Routing routing,
       UpstreamRoute route,
       String sub,
-      ParsedMessage request) {
+      ParsedMessage request,
+      HeldBodies.Hold held) {
     JsonObject msg = (JsonObject) request.value();
     Object params = msg.getValue("params");
     Object name = params instanceof JsonObject p ? p.getValue("name") : null;
@@ -94,7 +95,7 @@ final class ToolCallHandler {
             request,
             null,
             new AgentReply(req.response(), clientId, correlationId));
-    new ToolCall(services, req, routing.loaded(), ctx, tool).run();
+    new ToolCall(services, req, routing.loaded(), ctx, tool, held).run();
   }
 
   /** An id JSON-RPC and MCP allow on a request: a string or an integer, never null. */

@@ -6,7 +6,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
@@ -21,9 +20,6 @@ import java.util.function.Predicate;
  */
 final class ToolListFilter {
 
-  /** The largest JSON answer read whole to be filtered; a larger one is refused, not relayed. */
-  static final int MAX_ANSWER_BYTES = 8 * 1024 * 1024;
-
   private final Predicate<String> named;
 
   ToolListFilter(Predicate<String> named) {
@@ -32,12 +28,14 @@ final class ToolListFilter {
 
   /**
    * Sends a tools/list request upstream and relays its answer without the tools the policy does not
-   * name: event by event on a stream, whole (up to {@link #MAX_ANSWER_BYTES}) as JSON.
+   * name: event by event on a stream, whole as JSON (both up to {@code runtime.maxAnswerBytes},
+   * which {@code bodies} enforces: a larger answer is refused, not relayed).
    */
   void relay(
       HttpServerRequest req,
       Future<HttpClientRequest> opened,
       Buffer body,
+      HeldBodies bodies,
       Handler<Throwable> unreachable) {
     HttpServerResponse res = req.response();
     opened
@@ -54,19 +52,11 @@ final class ToolListFilter {
               }
               if (Relay.isEventStream(response)) {
                 Relay.head(response, res);
-                Relay.events(response, res, this::event, clean -> end(res, clean));
+                Relay.events(response, res, bodies, this::event, end -> end(res, end));
                 return;
               }
-              String length = response.getHeader(HttpHeaders.CONTENT_LENGTH);
-              if (length != null && ProxyHandler.parseLong(length) > MAX_ANSWER_BYTES) {
-                response.request().reset();
-                unreachable.handle(
-                    new IllegalStateException(
-                        "its tools/list answer is over " + MAX_ANSWER_BYTES + " bytes"));
-                return;
-              }
-              response
-                  .body()
+              bodies
+                  .read(response)
                   .onSuccess(
                       answer -> {
                         Relay.head(response, res);
@@ -77,8 +67,8 @@ final class ToolListFilter {
         .onFailure(unreachable);
   }
 
-  private static void end(HttpServerResponse res, boolean clean) {
-    if (clean) {
+  private static void end(HttpServerResponse res, Relay.End end) {
+    if (end == Relay.End.CLEAN) {
       res.end();
     } else {
       res.reset();

@@ -158,6 +158,19 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void refusesHeldBytesThatCannotHoldTwiceTheLargestBodyAndNamesTheValue() {
+    ConfigException e =
+        failure(
+            MINIMAL
+                + "runtime: {maxBodyBytes: 65536, maxAnswerBytes: 1000, maxHeldBytes: 100000}\n");
+
+    assertThat(e.getMessage())
+        .contains("runtime.maxHeldBytes: must be at least twice")
+        .contains("so 131072, was 100000")
+        .contains("runtime.maxAnswerBytes: must be >= 1024, was 1000");
+  }
+
+  @Test
   void resolvesTheNotificationFilesAgainstTheConfigurationsDirectory() throws Exception {
     String source = dir.resolve("etc/sidecar.yaml").toString();
     SidecarConfig config =

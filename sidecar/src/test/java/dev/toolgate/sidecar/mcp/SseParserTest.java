@@ -121,4 +121,43 @@ class SseParserTest {
               assertThat(e.dataText()).isEqualTo("line1\nline2");
             });
   }
+
+  @Test
+  void anEventThatNeverEndsStopsTheParserOnceItPassesTheLimitAndIsNeverHeldPastIt() {
+    int[] overflows = new int[1];
+    SseParser bounded = new SseParser(1024, events::add, () -> overflows[0]++);
+    bounded.feed(Buffer.buffer("data: small\n\n"));
+    String endless = "data: " + "x".repeat(300);
+
+    for (int i = 0; i < 100; i++) {
+      bounded.feed(Buffer.buffer(endless));
+    }
+
+    assertThat(events).extracting(SseEvent::dataText).containsExactly("small");
+    assertThat(overflows[0]).isEqualTo(1);
+    assertThat(bounded.overflowed()).isTrue();
+    assertThat(bounded.heldBytes()).isZero();
+  }
+
+  @Test
+  void aCompleteEventOverTheLimitInOneChunkIsDroppedButTheEventsBeforeItAreKept() {
+    int[] overflows = new int[1];
+    SseParser bounded = new SseParser(64, events::add, () -> overflows[0]++);
+
+    bounded.feed(Buffer.buffer("data: before\n\ndata: " + "y".repeat(100) + "\n\ndata: after\n\n"));
+
+    assertThat(events).extracting(SseEvent::dataText).containsExactly("before");
+    assertThat(overflows[0]).isEqualTo(1);
+  }
+
+  @Test
+  void anEventOfExactlyTheLimitPasses() {
+    String event = "data: " + "z".repeat(50) + "\n\n";
+    SseParser bounded = new SseParser(event.length(), events::add, () -> {});
+
+    bounded.feed(Buffer.buffer(event));
+
+    assertThat(events).hasSize(1);
+    assertThat(bounded.overflowed()).isFalse();
+  }
 }

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
-class RequestBodyTest {
+class GatheredBodyTest {
 
   @Test
   void keepsABodyThatCameAsOneChunkAsThatChunk() {
     Buffer chunk = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}");
-    RequestBody body = new RequestBody(1024, chunk.length());
+    GatheredBody body = new GatheredBody(1024, chunk.length());
 
     assertThat(body.add(chunk)).isTrue();
 
@@ -20,7 +20,7 @@ class RequestBodyTest {
   @Test
   void gathersTheChunksOfABodyInTheirOrderWithoutChangingTheFirst() {
     Buffer first = Buffer.buffer("{\"a\":");
-    RequestBody body = new RequestBody(1024, -1);
+    GatheredBody body = new GatheredBody(1024, -1);
 
     body.add(first);
     body.add(Buffer.buffer("[1,"));
@@ -32,7 +32,7 @@ class RequestBodyTest {
 
   @Test
   void refusesTheChunkThatTakesTheBodyOverTheLimitAndEveryChunkAfter() {
-    RequestBody body = new RequestBody(8, 8);
+    GatheredBody body = new GatheredBody(8, 8);
 
     assertThat(body.add(Buffer.buffer("12345"))).isTrue();
     assertThat(body.add(Buffer.buffer("6789"))).isFalse();
@@ -43,7 +43,7 @@ class RequestBodyTest {
 
   @Test
   void acceptsABodyOfExactlyTheLimit() {
-    RequestBody body = new RequestBody(8, -1);
+    GatheredBody body = new GatheredBody(8, -1);
 
     assertThat(body.add(Buffer.buffer("1234"))).isTrue();
     assertThat(body.add(Buffer.buffer("5678"))).isTrue();
@@ -54,6 +54,6 @@ class RequestBodyTest {
 
   @Test
   void isEmptyWhenNoChunkCame() {
-    assertThat(new RequestBody(8, 0).body().length()).isZero();
+    assertThat(new GatheredBody(8, 0).body().length()).isZero();
   }
 }

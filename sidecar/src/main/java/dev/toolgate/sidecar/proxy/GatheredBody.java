@@ -3,12 +3,13 @@ package dev.toolgate.sidecar.proxy;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * An agent request's body as its chunks arrive, up to a limit. A body that comes as one chunk (an
- * MCP message of a few KiB nearly always does) is kept as that chunk, which Vert.x copied for its
- * handler: no second copy. More chunks are gathered in one buffer, sized from the declared {@code
- * Content-Length} when there is one. Cost: O(body) for a body of several chunks, O(1) for one.
+ * A body read whole as its chunks arrive, up to a limit: an agent's request, an upstream's answer.
+ * A body that comes as one chunk (an MCP message of a few KiB nearly always does) is kept as that
+ * chunk, which Vert.x copied for its handler: no second copy. More chunks are gathered in one
+ * buffer, sized from the declared {@code Content-Length} when there is one. Cost: O(body) for a
+ * body of several chunks, O(1) for one.
  */
-final class RequestBody {
+final class GatheredBody {
 
   private final int limit;
   private final long declaredLength;
@@ -17,7 +18,7 @@ final class RequestBody {
   private boolean exceeded;
 
   /** {@code declaredLength}: the request's {@code Content-Length}, at most {@code limit}, or -1. */
-  RequestBody(int limit, long declaredLength) {
+  GatheredBody(int limit, long declaredLength) {
     this.limit = limit;
     this.declaredLength = declaredLength;
   }
