@@ -513,19 +513,19 @@ public final class LoadBench {
       }
       if (o.targets().contains("full")) {
         String name = FULL_POLICY + b.suffix();
-        targets.add(startSidecar(name, fullPolicy(name, backendUrl, hazelcastPort), b));
+        targets.add(startSidecar(name, fullPolicy(b, name, backendUrl, hazelcastPort), b));
       }
       if (o.targets().contains("full-api") && b.hasApiMode()) {
         // The same policy on the state service: the difference from "full policy" is HTTPS and a
         // token to the service instead of a Hazelcast client.
         String name = "full, api" + b.suffix();
-        targets.add(startSidecar(name, fullPolicyOnApi(name, backendUrl, state()), b));
+        targets.add(startSidecar(name, fullPolicyOnApi(b, name, backendUrl, state()), b));
       }
       if (o.targets().contains("full-local")) {
         // The same policy without Hazelcast: the difference from "full policy" is the shared
         // state's.
         String name = "full, local" + b.suffix();
-        targets.add(startSidecar(name, fullPolicy(name, backendUrl, -1), b));
+        targets.add(startSidecar(name, fullPolicy(b, name, backendUrl, -1), b));
       }
     }
 
@@ -726,7 +726,7 @@ public final class LoadBench {
           vertx,
           b,
           target,
-          fullPolicy(target, backendUrl, hazelcastPort),
+          fullPolicy(b, target, backendUrl, hazelcastPort),
           body,
           direct,
           slices,
@@ -735,7 +735,7 @@ public final class LoadBench {
     }
     if (warmupCalls > 0) {
       String target = "warm-up " + warmupCalls;
-      Path config = fullPolicy(target, backendUrl, hazelcastPort);
+      Path config = fullPolicy(builds.get(0), target, backendUrl, hazelcastPort);
       ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
       doc.putObject("runtime").put("warmupCalls", warmupCalls);
       YAML.writeValue(config.toFile(), doc);
@@ -967,9 +967,13 @@ public final class LoadBench {
    * Seed 000's rendered policy (e2e/demo/sidecar.yaml, what the operator renders) on a Hazelcast
    * client, with the quotas raised so that the load is not refused: they are still checked and
    * counted in Hazelcast on every call. A negative {@code hazelcastPort} keeps the state local.
+   * Each build runs the policy its own checkout renders: a compared build may not know a newer
+   * field.
    */
-  private Path fullPolicy(String target, String backendUrl, int hazelcastPort) throws Exception {
-    ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
+  private Path fullPolicy(SidecarBuild build, String target, String backendUrl, int hazelcastPort)
+      throws Exception {
+    ObjectNode doc =
+        (ObjectNode) YAML.readTree(build.root().resolve("e2e/demo/sidecar.yaml").toFile());
     doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     if (hazelcastPort < 0) {
@@ -992,9 +996,9 @@ public final class LoadBench {
   }
 
   /** The full policy in api mode, on the state service this run started. */
-  private Path fullPolicyOnApi(String target, String backendUrl, LocalState state)
-      throws Exception {
-    Path config = fullPolicy(target, backendUrl, -1);
+  private Path fullPolicyOnApi(
+      SidecarBuild build, String target, String backendUrl, LocalState state) throws Exception {
+    Path config = fullPolicy(build, target, backendUrl, -1);
     ObjectNode doc = (ObjectNode) YAML.readTree(config.toFile());
     doc.putObject("sharedState")
         .put("mode", "api")
@@ -1120,7 +1124,8 @@ public final class LoadBench {
 
   /** One start of {@code build}'s sidecar until /readyz answers 200. */
   private Start startUntilReady(SidecarBuild build, boolean withArchive, int i) throws Exception {
-    ObjectNode doc = (ObjectNode) YAML.readTree(root.resolve("e2e/demo/sidecar.yaml").toFile());
+    ObjectNode doc =
+        (ObjectNode) YAML.readTree(build.root().resolve("e2e/demo/sidecar.yaml").toFile());
     int admin = LoopbackPorts.next();
     doc.putObject("listen").put("host", "127.0.0.1").put("port", LoopbackPorts.next());
     doc.putObject("admin").put("host", "127.0.0.1").put("port", admin);
