@@ -112,7 +112,13 @@ public final class HazelcastCircuits implements SharedCircuits {
     }
     String value =
         new JsonObject().put("b", breaker).put("r", replica).put("buckets", list).encode();
-    windows.setAsync(breaker + "|" + replica, value, Math.max(1_000, ttlMs), TimeUnit.MILLISECONDS);
+    try {
+      windows.setAsync(
+          breaker + "|" + replica, value, Math.max(1_000, ttlMs), TimeUnit.MILLISECONDS);
+    } catch (RuntimeException offline) {
+      // The cluster is away (the client reconnects in the background): the other replicas miss
+      // this window; the next change publishes a newer one.
+    }
   }
 
   @Override

@@ -5,10 +5,15 @@ import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.client.config.ClientConnectionStrategyConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.ListenerConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.core.LifecycleListener;
 import dev.toolgate.policy.config.SharedStateOptions;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts the Hazelcast side of the shared state: an embedded member (one command, no cluster) or a
@@ -84,8 +89,44 @@ public final class SharedState {
     return config;
   }
 
+  /** How long a client's start waits for its cluster before the sidecar's start fails. */
+  static final long START_TIMEOUT_MS = 10_000;
+
+  /**
+   * A client that has reached its cluster within {@link #START_TIMEOUT_MS}, else none (the start
+   * fails naming the members). Once started it never gives its cluster up: a cluster away for
+   * minutes is reconnected to in the background, the sidecar serving on local state meanwhile.
+   */
   private static HazelcastInstance client(SharedStateOptions options) {
-    HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig(options));
+    CountDownLatch connected = new CountDownLatch(1);
+    ClientConfig config = clientConfig(options);
+    config.addListenerConfig(
+        new ListenerConfig(
+            (LifecycleListener)
+                event -> {
+                  if (event.getState() == LifecycleEvent.LifecycleState.CLIENT_CONNECTED) {
+                    connected.countDown();
+                  }
+                }));
+    HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+    try {
+      if (!connected.await(START_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+        client.shutdown();
+        throw new IllegalStateException(
+            "no Hazelcast member of cluster '"
+                + options.clusterName()
+                + "' answered within "
+                + START_TIMEOUT_MS
+                + " ms at "
+                + (options.kubernetesServiceDns() != null
+                    ? options.kubernetesServiceDns()
+                    : options.members()));
+      }
+    } catch (InterruptedException e) {
+      client.shutdown();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the Hazelcast cluster", e);
+    }
     ConnectionTaskPool.cap(client);
     return client;
   }
@@ -118,15 +159,16 @@ public final class SharedState {
     } else {
       config.getNetworkConfig().setAddresses(options.members());
     }
-    // Serve on local state while the cluster is away; reconnect in the background.
+    // Serve on local state while the cluster is away; reconnect in the background, for as long as
+    // it takes (a client that gives up shuts down for good). The start is bounded by client().
     config
         .getConnectionStrategyConfig()
-        .setAsyncStart(false)
+        .setAsyncStart(true)
         .setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
     config
         .getConnectionStrategyConfig()
         .getConnectionRetryConfig()
-        .setClusterConnectTimeoutMillis(10_000);
+        .setClusterConnectTimeoutMillis(-1);
     return config;
   }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A sidecar's Hazelcast client, against a real member, keeps the few threads it is configured for
  * while its connection manager's once-a-second task runs, and still serves the shared state, after
- * losing its cluster too.
+ * losing its cluster too, however long the cluster was away; a client whose cluster never answers
+ * fails the start naming it.
  */
 class ClientThreadsIT {
 
@@ -107,6 +108,66 @@ class ClientThreadsIT {
               return "count-1".equals(sessions.get("after"));
             });
     assertThat(threadsNamed("internal-")).isLessThanOrEqualTo(ConnectionTaskPool.THREADS + 1);
+  }
+
+  @Test
+  void aClientAwayFromItsClusterLongerThanItsStartMayWaitReconnectsOnceItIsBack() throws Exception {
+    String cluster = "client-patient-" + UUID.randomUUID();
+    int port = LoopbackPorts.next();
+    member = member(cluster, port, List.of("127.0.0.1:" + port));
+    client =
+        SharedState.start(
+            new SharedStateOptions(
+                SharedStateOptions.Mode.CLIENT,
+                cluster,
+                List.of("127.0.0.1:" + port),
+                null,
+                null,
+                null,
+                null));
+
+    member.shutdown();
+    await("the client, with its cluster away longer than a start may wait")
+        .pollDelay(Duration.ofMillis(SharedState.START_TIMEOUT_MS + 2_000))
+        .atMost(Duration.ofMillis(SharedState.START_TIMEOUT_MS + 5_000))
+        .until(() -> client.getLifecycleService().isRunning() && !connected());
+    member = member(cluster, port, List.of("127.0.0.1:" + port));
+
+    await("the client serves again once its cluster is back")
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              IMap<String, String> sessions = client.getMap(HazelcastQuotaStore.SESSIONS);
+              sessions.set("after", "count-1");
+              return "count-1".equals(sessions.get("after"));
+            });
+  }
+
+  @Test
+  void aClientWhoseClusterNeverAnswersFailsTheStartNamingTheMembers() throws Exception {
+    int port = LoopbackPorts.next();
+    long started = System.nanoTime();
+
+    IllegalStateException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            IllegalStateException.class,
+            () ->
+                SharedState.start(
+                    new SharedStateOptions(
+                        SharedStateOptions.Mode.CLIENT,
+                        "nobody-" + UUID.randomUUID(),
+                        List.of("127.0.0.1:" + port),
+                        null,
+                        null,
+                        null,
+                        null)));
+
+    assertThat(e).hasMessageContaining("answered within 10000 ms at [127.0.0.1:" + port + "]");
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .isBetween(
+            Duration.ofMillis(SharedState.START_TIMEOUT_MS),
+            Duration.ofMillis(SharedState.START_TIMEOUT_MS + 5_000));
   }
 
   private boolean connected() {
