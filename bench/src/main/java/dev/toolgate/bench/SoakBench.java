@@ -104,13 +104,7 @@ public final class SoakBench implements Callable<Integer> {
           LocalProcess.java(
               "sidecar",
               logs,
-              List.of(
-                  "@" + ROOT.resolve("sidecar/src/main/jvm/jvm.options"),
-                  "-jar",
-                  ROOT.resolve("sidecar/target/toolgate-sidecar.jar").toString(),
-                  "--config",
-                  config.toString(),
-                  "--allow-unsigned-config"),
+              SidecarImage.javaArguments(ROOT, config),
               SidecarImage.environment(ROOT));
       running.add(sidecar);
       sidecar.awaitListening(mcpPort, 60, "the sidecar");

@@ -69,13 +69,7 @@ class HeapAtMaximaIT {
             LocalProcess.java(
                 "sidecar",
                 logs,
-                List.of(
-                    "@" + ROOT.resolve("sidecar/src/main/jvm/jvm.options"),
-                    "-jar",
-                    ROOT.resolve("sidecar/target/toolgate-sidecar.jar").toString(),
-                    "--config",
-                    config.toString(),
-                    "--allow-unsigned-config"),
+                SidecarImage.javaArguments(ROOT, config),
                 SidecarImage.environment(ROOT))) {
       await()
           .atMost(Duration.ofSeconds(60))

@@ -294,14 +294,7 @@ final class Attempt {
                     null);
                 return;
               }
-              settle(
-                  answer.resultClass(),
-                  response.statusCode(),
-                  answer,
-                  true,
-                  false,
-                  OptionalLong.empty(),
-                  null);
+              answered(answer, response.statusCode());
               call.reply().upstreamAnswer(answer);
             })
         .onFailure(
@@ -337,14 +330,7 @@ final class Attempt {
             return null;
           }
           mine.cameAs(event);
-          settle(
-              mine.resultClass(),
-              response.statusCode(),
-              mine,
-              true,
-              false,
-              OptionalLong.empty(),
-              null);
+          answered(mine, response.statusCode());
           call.reply().upstreamAnswer(mine);
           return null;
         },
@@ -478,14 +464,7 @@ final class Attempt {
               if (settled()) {
                 onLate.accept(this, answer.json());
               } else {
-                settle(
-                    answer.resultClass(),
-                    response.statusCode(),
-                    answer,
-                    true,
-                    false,
-                    OptionalLong.empty(),
-                    null);
+                answered(answer, response.statusCode());
               }
             },
             () -> unanswered(response, ResultClass.UPSTREAM_ANSWER_TOO_LARGE));
@@ -515,6 +494,11 @@ final class Attempt {
     return e instanceof HeldBodies.Overloaded
         ? ResultClass.SIDECAR_OVERLOADED
         : ResultClass.UPSTREAM_CLOSED;
+  }
+
+  /** This attempt's answer came: settled with its class. */
+  private void answered(AnswerMessage answer, int status) {
+    settle(answer.resultClass(), status, answer, true, false, OptionalLong.empty(), null);
   }
 
   /** The response ended without this attempt's answer: settled as such, if still open. */

@@ -3,6 +3,7 @@ package dev.toolgate.e2e.support;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,5 +33,19 @@ public final class SidecarImage {
       }
     }
     return environment;
+  }
+
+  /**
+   * The java arguments that run the built sidecar jar of checkout {@code root} as its image does
+   * ({@code @jvm.options}), on {@code config} written by hand (unsigned).
+   */
+  public static List<String> javaArguments(Path root, Path config) {
+    return List.of(
+        "@" + root.resolve("sidecar/src/main/jvm/jvm.options"),
+        "-jar",
+        root.resolve("sidecar/target/toolgate-sidecar.jar").toString(),
+        "--config",
+        config.toString(),
+        "--allow-unsigned-config");
   }
 }
