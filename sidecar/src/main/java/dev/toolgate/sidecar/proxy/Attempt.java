@@ -9,7 +9,6 @@ import dev.toolgate.sidecar.mcp.JsonRpc;
 import dev.toolgate.sidecar.mcp.McpHeaders;
 import dev.toolgate.sidecar.mcp.MessageSplice;
 import dev.toolgate.sidecar.mcp.SseEvent;
-import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -297,16 +296,7 @@ final class Attempt {
               answered(answer, response.statusCode());
               call.reply().upstreamAnswer(answer);
             })
-        .onFailure(
-            e ->
-                settle(
-                    unreadClass(e),
-                    response.statusCode(),
-                    null,
-                    false,
-                    true,
-                    OptionalLong.empty(),
-                    null));
+        .onFailure(e -> unanswered(response, unreadClass(e)));
   }
 
   private void stream(HttpClientResponse response) {
@@ -334,22 +324,7 @@ final class Attempt {
           call.reply().upstreamAnswer(mine);
           return null;
         },
-        end -> {
-          if (!settled()) {
-            settle(
-                switch (end) {
-                  case EVENT_TOO_LARGE -> ResultClass.UPSTREAM_ANSWER_TOO_LARGE;
-                  case OVERLOADED -> ResultClass.SIDECAR_OVERLOADED;
-                  default -> ResultClass.UPSTREAM_CLOSED;
-                },
-                response.statusCode(),
-                null,
-                false,
-                true,
-                OptionalLong.empty(),
-                null);
-          }
-        });
+        end -> unanswered(response, end.unanswered()));
   }
 
   private void deferToStream(int status) {
@@ -451,39 +426,21 @@ final class Attempt {
           .onFailure(e -> unanswered(response, unreadClass(e)));
       return;
     }
-    HeldBodies.Hold hold = bodies.hold();
-    SseParser parser =
-        bodies.parser(
-            response,
-            hold,
-            event -> {
-              AnswerMessage answer = ownAnswer(event);
-              if (answer == null) {
-                return;
-              }
-              if (settled()) {
-                onLate.accept(this, answer.json());
-              } else {
-                answered(answer, response.statusCode());
-              }
-            },
-            () -> unanswered(response, ResultClass.UPSTREAM_ANSWER_TOO_LARGE));
-    response.handler(
-        chunk -> {
-          parser.feed(chunk);
-          HeldBodies.account(
-              parser, hold, response, () -> unanswered(response, ResultClass.SIDECAR_OVERLOADED));
-        });
-    response.exceptionHandler(
-        e -> {
-          hold.close();
-          unanswered(response, ResultClass.UPSTREAM_CLOSED);
-        });
-    response.endHandler(
-        v -> {
-          hold.close();
-          unanswered(response, ResultClass.UPSTREAM_CLOSED);
-        });
+    Relay.read(
+        response,
+        bodies,
+        event -> {
+          AnswerMessage answer = ownAnswer(event);
+          if (answer == null) {
+            return;
+          }
+          if (settled()) {
+            onLate.accept(this, answer.json());
+          } else {
+            answered(answer, response.statusCode());
+          }
+        },
+        end -> unanswered(response, end.unanswered()));
   }
 
   /** What an answer the sidecar could not read whole came to. */

@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar.proxy;
 
+import dev.toolgate.policy.outcome.ResultClass;
 import dev.toolgate.sidecar.mcp.SseEvent;
 import dev.toolgate.sidecar.mcp.SseParser;
 import io.vertx.core.Handler;
@@ -7,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -48,19 +50,30 @@ final class Relay {
   /** How an upstream's event stream ended. */
   enum End {
     /** The upstream ended it. */
-    CLEAN,
+    CLEAN(ResultClass.UPSTREAM_CLOSED),
     /** It broke off: reset, closed mid-body. */
-    BROKEN,
+    BROKEN(ResultClass.UPSTREAM_CLOSED),
     /** One of its events was over {@code runtime.maxAnswerBytes}: the sidecar reset it. */
-    EVENT_TOO_LARGE,
+    EVENT_TOO_LARGE(ResultClass.UPSTREAM_ANSWER_TOO_LARGE),
     /** The sidecar held too much to read on ({@code runtime.maxHeldBytes}) and reset it. */
-    OVERLOADED
+    OVERLOADED(ResultClass.SIDECAR_OVERLOADED);
+
+    private final ResultClass unanswered;
+
+    End(ResultClass unanswered) {
+      this.unanswered = unanswered;
+    }
+
+    /** What a call whose answer had not come when the stream ended this way came to. */
+    ResultClass unanswered() {
+      return unanswered;
+    }
   }
 
   /**
    * Streams server-sent events one by one, each through {@code transform} (which returns the bytes
    * to send, or the event's own raw bytes to forward it unchanged). {@code onEnd} learns how the
-   * stream ended, once. The event in the middle of arriving counts in {@code bodies}.
+   * stream ended, once.
    */
   static void events(
       HttpClientResponse from,
@@ -69,6 +82,28 @@ final class Relay {
       Function<SseEvent, Buffer> transform,
       Handler<End> onEnd) {
     to.setChunked(true);
+    read(
+        from,
+        bodies,
+        event -> {
+          Buffer out = transform.apply(event);
+          if (out != null && !to.closed() && !to.ended()) {
+            to.write(out);
+            if (to.writeQueueFull()) {
+              from.pause();
+              to.drainHandler(v -> from.resume());
+            }
+          }
+        },
+        onEnd);
+  }
+
+  /**
+   * Reads server-sent events one by one into {@code sink}, the event in the middle of arriving
+   * counted in {@code bodies}; {@code onEnd} learns how the stream ended, once.
+   */
+  static void read(
+      HttpClientResponse from, HeldBodies bodies, Consumer<SseEvent> sink, Handler<End> onEnd) {
     boolean[] done = new boolean[1];
     Handler<End> once =
         end -> {
@@ -78,21 +113,7 @@ final class Relay {
           }
         };
     HeldBodies.Hold hold = bodies.hold();
-    SseParser parser =
-        bodies.parser(
-            from,
-            hold,
-            event -> {
-              Buffer out = transform.apply(event);
-              if (out != null && !to.closed() && !to.ended()) {
-                to.write(out);
-                if (to.writeQueueFull()) {
-                  from.pause();
-                  to.drainHandler(v -> from.resume());
-                }
-              }
-            },
-            () -> once.handle(End.EVENT_TOO_LARGE));
+    SseParser parser = bodies.parser(from, hold, sink, () -> once.handle(End.EVENT_TOO_LARGE));
     from.handler(
         chunk -> {
           parser.feed(chunk);

@@ -41,6 +41,13 @@ class ClientThreadsIT {
             SharedStateOptions.Mode.EMBEDDED, cluster, peers, null, port, null, null));
   }
 
+  /** A sidecar's client of {@code cluster} at {@code addresses}. */
+  private static HazelcastInstance client(String cluster, List<String> addresses) {
+    return SharedState.start(
+        new SharedStateOptions(
+            SharedStateOptions.Mode.CLIENT, cluster, addresses, null, null, null, null));
+  }
+
   private long threadsNamed(String infix) {
     String prefix = client.getName() + "." + infix;
     return Thread.getAllStackTraces().keySet().stream()
@@ -53,16 +60,7 @@ class ClientThreadsIT {
     String cluster = "client-threads-" + UUID.randomUUID();
     int port = LoopbackPorts.next();
     member = member(cluster, port, List.of("127.0.0.1:" + port));
-    client =
-        SharedState.start(
-            new SharedStateOptions(
-                SharedStateOptions.Mode.CLIENT,
-                cluster,
-                List.of("127.0.0.1:" + port),
-                null,
-                null,
-                null,
-                null));
+    client = client(cluster, List.of("127.0.0.1:" + port));
 
     // The connection manager's pool and the execution service's one-thread pool share the name.
     await("the internal threads, while the connect task runs each second")
@@ -86,10 +84,7 @@ class ClientThreadsIT {
     int second = LoopbackPorts.next();
     List<String> addresses = List.of("127.0.0.1:" + first, "127.0.0.1:" + second);
     member = member(cluster, first, List.of(addresses.get(0)));
-    client =
-        SharedState.start(
-            new SharedStateOptions(
-                SharedStateOptions.Mode.CLIENT, cluster, addresses, null, null, null, null));
+    client = client(cluster, addresses);
     client.getMap(HazelcastQuotaStore.SESSIONS).set("before", "lost with its member");
 
     member.shutdown();
@@ -115,16 +110,7 @@ class ClientThreadsIT {
     String cluster = "client-patient-" + UUID.randomUUID();
     int port = LoopbackPorts.next();
     member = member(cluster, port, List.of("127.0.0.1:" + port));
-    client =
-        SharedState.start(
-            new SharedStateOptions(
-                SharedStateOptions.Mode.CLIENT,
-                cluster,
-                List.of("127.0.0.1:" + port),
-                null,
-                null,
-                null,
-                null));
+    client = client(cluster, List.of("127.0.0.1:" + port));
 
     member.shutdown();
     await("the client, with its cluster away longer than a start may wait")
@@ -152,16 +138,7 @@ class ClientThreadsIT {
     IllegalStateException e =
         org.assertj.core.api.Assertions.catchThrowableOfType(
             IllegalStateException.class,
-            () ->
-                SharedState.start(
-                    new SharedStateOptions(
-                        SharedStateOptions.Mode.CLIENT,
-                        "nobody-" + UUID.randomUUID(),
-                        List.of("127.0.0.1:" + port),
-                        null,
-                        null,
-                        null,
-                        null)));
+            () -> client("nobody-" + UUID.randomUUID(), List.of("127.0.0.1:" + port)));
 
     assertThat(e).hasMessageContaining("answered within 10000 ms at [127.0.0.1:" + port + "]");
     assertThat(Duration.ofNanos(System.nanoTime() - started))
