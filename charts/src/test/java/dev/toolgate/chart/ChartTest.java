@@ -58,11 +58,11 @@ class ChartTest {
         Rendered.SERIALIZATION.unmarshal(
             new Helm(Rendered.CHART).show().crds().call(), CustomResourceDefinition.class);
     CustomResourceDefinition source;
-    try (FileInputStream in = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
+    try (FileInputStream in = new FileInputStream("../crds/toolpolicies.toolgate.dev.yaml")) {
       source = Rendered.SERIALIZATION.unmarshal(in, CustomResourceDefinition.class);
     }
     assertThat(shipped).isEqualTo(source);
-    assertThat(Files.isSymbolicLink(Path.of("toolgate/crds/toolpolicies.toolgate.dev-v1.yml")))
+    assertThat(Files.isSymbolicLink(Path.of("toolgate/crds/toolpolicies.toolgate.dev.yaml")))
         .as("the chart links the one CRD file rather than copying it")
         .isTrue();
   }

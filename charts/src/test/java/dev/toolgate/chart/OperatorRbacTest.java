@@ -79,7 +79,7 @@ class OperatorRbacTest {
     Rendered chart = Rendered.defaults();
     String webhookConfiguration =
         chart.one(MutatingWebhookConfiguration.class).getMetadata().getName();
-    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
+    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev.yaml")) {
       tester.apiextensions().v1().customResourceDefinitions().load(crd).create();
     }
     tester

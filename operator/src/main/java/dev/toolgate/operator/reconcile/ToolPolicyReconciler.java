@@ -320,6 +320,7 @@ public final class ToolPolicyReconciler {
       c.lastTransitionTime = clock.instant().toString();
     }
     c.status = value;
+    c.observedGeneration = status.observedGeneration;
     c.reason = reason;
     c.message = message;
   }

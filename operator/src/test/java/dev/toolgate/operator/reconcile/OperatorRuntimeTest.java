@@ -57,7 +57,7 @@ class OperatorRuntimeTest {
 
   @Test
   void oneReplicaLeadsAndPoliciesAreReconciledAsTheyChange() throws Exception {
-    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
+    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev.yaml")) {
       client.apiextensions().v1().customResourceDefinitions().load(crd).create();
     }
     first = runtime("operator-a");

@@ -37,7 +37,7 @@ class ToolPolicyReconcilerTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev-v1.yml")) {
+    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev.yaml")) {
       client.apiextensions().v1().customResourceDefinitions().load(crd).create();
     }
     reconciler =

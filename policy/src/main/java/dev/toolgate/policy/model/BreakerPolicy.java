@@ -1,19 +1,33 @@
 package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 
 /** A circuit breaker per tool and backend over a time window (seed 000). */
 public record BreakerPolicy(
     @JsonPropertyDescription("The sliding window the ratios are computed over.")
+        @Min(1)
+        @Max(Bounds.HOUR_SECONDS)
         Integer windowSeconds,
     @JsonPropertyDescription("Calls in the window before the breaker may open.")
+        @Min(1)
+        @Max(Bounds.COUNT)
         Integer minimumCalls,
     @JsonPropertyDescription("Opens when failures / calls reaches this, in (0, 1].")
+        @Min(value = 0, inclusive = false)
+        @Max(1)
         Double failureRatio,
     @JsonPropertyDescription("Opens when slow calls / calls reaches this, in (0, 1].")
+        @Min(value = 0, inclusive = false)
+        @Max(1)
         Double slowCallRatio,
-    @JsonPropertyDescription("A call slower than this is slow.") Long slowCallMs,
-    @JsonPropertyDescription("How long the breaker stays open before probing.") Integer openSeconds,
+    @JsonPropertyDescription("A call slower than this is slow.") @Min(1) @Max(Bounds.HOUR_MS)
+        Long slowCallMs,
+    @JsonPropertyDescription("How long the breaker stays open before probing.")
+        @Min(1)
+        @Max(Bounds.DAY_SECONDS)
+        Integer openSeconds,
     @JsonPropertyDescription("Probes while half-open.") HalfOpen halfOpen,
     @JsonPropertyDescription("What an open breaker answers.") Fallback fallback,
     @JsonPropertyDescription("One breaker per tool and backend, or per backend.")

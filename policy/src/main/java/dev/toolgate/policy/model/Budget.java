@@ -1,20 +1,33 @@
 package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 
 /**
  * Time budgets from the outside in (seed 000): each inner layer must expire before the outer one,
  * leaving the outer layers time to report the failure.
  */
 public record Budget(
-    @JsonPropertyDescription("The user's deadline for the whole journey.") Long journeyMs,
-    @JsonPropertyDescription("The agent runtime's deadline.") Long agentMs,
+    @JsonPropertyDescription("The user's deadline for the whole journey.")
+        @Min(1)
+        @Max(Bounds.DAY_MS)
+        Long journeyMs,
+    @JsonPropertyDescription("The agent runtime's deadline.") @Min(1) @Max(Bounds.DAY_MS)
+        Long agentMs,
     @JsonPropertyDescription("What the agent keeps to answer after the last tool call.")
+        @Min(0)
+        @Max(Bounds.DAY_MS)
         Long reserveForFinalResponseMs,
     @JsonPropertyDescription(
             "The MCP transport timeout: the budget of one tool call, retries included.")
+        @Min(1)
+        @Max(Bounds.DAY_MS)
         Long transportMs,
-    @JsonPropertyDescription("The timeout of one attempt against the backend.") Long backendMs) {
+    @JsonPropertyDescription("The timeout of one attempt against the backend.")
+        @Min(1)
+        @Max(Bounds.DAY_MS)
+        Long backendMs) {
 
   public static final long DEFAULT_JOURNEY_MS = 20_000;
   public static final long DEFAULT_AGENT_MS = 15_000;

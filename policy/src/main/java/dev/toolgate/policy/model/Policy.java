@@ -1,6 +1,10 @@
 package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,13 +17,19 @@ public record Policy(
     @JsonPropertyDescription("Enforce, or only compute and record decisions (shadow).") Mode mode,
     @JsonPropertyDescription("Blocks writes while reads keep working.") KillSwitch killSwitch,
     @JsonPropertyDescription("Time budgets from the outside in.") Budget budget,
-    @JsonPropertyDescription("The MCP servers, by name.") List<Upstream> upstreams,
+    @JsonPropertyDescription("The MCP servers, by name.")
+        @Required
+        @Size(min = 1, max = MAX_UPSTREAMS)
+        List<Upstream> upstreams,
     @JsonPropertyDescription("Per-session quotas.") Quotas quotas,
-    @JsonPropertyDescription("The rules of the tools the policy names.") List<ToolRule> tools,
+    @JsonPropertyDescription("The rules of the tools the policy names.") @Size(max = MAX_TOOLS)
+        List<ToolRule> tools,
     @JsonPropertyDescription("The sidecar-wide limit on retries.") RetryBudgetPolicy retryBudget,
     @JsonPropertyDescription(
             "How long an identical request without an intent id counts as the same intent "
                 + "(a relaunch).")
+        @Min(1)
+        @Max(Bounds.DAY_SECONDS)
         Integer intentWindowSeconds,
     @JsonPropertyDescription(
             "What becomes of a tool the policy does not name: allow (the default) serves it under "
@@ -53,6 +63,8 @@ public record Policy(
   }
 
   public static final int DEFAULT_INTENT_WINDOW_SECONDS = 300;
+  public static final int MAX_UPSTREAMS = 16;
+  public static final int MAX_TOOLS = 256;
 
   public Policy {
     retryBudget = retryBudget == null ? RetryBudgetPolicy.DEFAULT : retryBudget;

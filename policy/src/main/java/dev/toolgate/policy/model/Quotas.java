@@ -2,6 +2,8 @@ package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 
 /**
  * Per-session quotas (seed 002), and the ceiling of the workload (the deployer's {@code agent.id},
@@ -15,15 +17,21 @@ public record Quotas(
                 + "its writes) within the idle window.")
         SessionQuota perAgent,
     @JsonPropertyDescription("Calls per minute allowed to one session: stops a runaway loop early.")
+        @Min(1)
+        @Max(Bounds.COUNT)
         Integer ratePerMinute,
     @JsonPropertyDescription(
             "A session's (and the workload's) counters expire after this long without a call.")
+        @Min(1)
+        @Max(Bounds.WEEK_SECONDS)
         Integer idleExpirySeconds,
     @JsonPropertyDescription("Who is told of a write-quota block.") @JsonProperty("notify")
         QuotaNotify notification,
     @JsonPropertyDescription(
             "New sessions the workload may open per minute: a fresh session id does not buy a "
                 + "fresh quota faster than this.")
+        @Min(1)
+        @Max(Bounds.COUNT)
         Integer newSessionsPerMinute) {
   public static final int DEFAULT_IDLE_EXPIRY_SECONDS = 3_600;
   public static final int DEFAULT_RATE_PER_MINUTE = 120;

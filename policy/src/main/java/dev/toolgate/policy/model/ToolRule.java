@@ -1,11 +1,17 @@
 package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 
-/** The policy of one tool. */
+/** The policy of one tool, named by its upstream and its name. */
 public record ToolRule(
-    @JsonPropertyDescription("The MCP tool name.") String name,
-    @JsonPropertyDescription("The upstream that serves it.") String upstream,
+    @JsonPropertyDescription("The MCP tool name.") @Required @Size(min = 1, max = MAX_NAME_LENGTH)
+        String name,
+    @JsonPropertyDescription("The upstream that serves it.")
+        @Required
+        @Size(min = 1, max = Upstream.MAX_NAME_LENGTH)
+        String upstream,
     @JsonPropertyDescription("What the tool does to the backend.") Effect effect,
     @JsonPropertyDescription("Bounded retries; none when absent.") RetryPolicy retry,
     @JsonPropertyDescription("The circuit breaker; none when absent.") BreakerPolicy breaker,
@@ -21,6 +27,7 @@ public record ToolRule(
     @JsonPropertyDescription(
             "Tools with the same group share one breaker (equivalent tools), so that "
                 + "switching to an equivalent tool does not bypass an open circuit.")
+        @Size(min = 1, max = MAX_NAME_LENGTH)
         String breakerGroup) {
 
   /** The rule without a mode of its own nor call sharing. */
@@ -34,6 +41,9 @@ public record ToolRule(
       IdempotencyPolicy idempotency) {
     this(name, upstream, effect, retry, breaker, approval, idempotency, null, null, null);
   }
+
+  /** MCP tool names are 1 to 128 characters. */
+  public static final int MAX_NAME_LENGTH = 128;
 
   public ToolRule {
     effect = effect == null ? Effect.NON_IDEMPOTENT_WRITE : effect;

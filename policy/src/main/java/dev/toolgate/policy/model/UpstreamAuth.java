@@ -1,6 +1,7 @@
 package dev.toolgate.policy.model;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import java.util.function.UnaryOperator;
 
 /**
@@ -14,22 +15,28 @@ public record UpstreamAuth(
             "A file holding a bearer token, sent as Authorization: Bearer <token>. In a "
                 + "ToolPolicy, a key of the Secret toolgate-upstream-credentials, which the "
                 + "injector mounts into the sidecar alone.")
+        @Size(min = 1, max = Bounds.FILE_LENGTH)
         String bearerTokenFile,
     @JsonPropertyDescription("The name of a header to send instead of a bearer token.")
+        @Size(min = 1, max = 64)
         String headerName,
     @JsonPropertyDescription(
             "A file holding that header's value (in a ToolPolicy, a key of the Secret "
                 + "toolgate-upstream-credentials).")
+        @Size(min = 1, max = Bounds.FILE_LENGTH)
         String headerValueFile,
     @JsonPropertyDescription(
             "A PEM file holding the client certificate (chain) the sidecar presents in the TLS "
                 + "handshake; the upstream's URL must be https. Given with clientKeyFile.")
+        @Size(min = 1, max = Bounds.FILE_LENGTH)
         String clientCertificateFile,
     @JsonPropertyDescription("A PEM file holding that certificate's private key (PKCS#8 or RSA).")
+        @Size(min = 1, max = Bounds.FILE_LENGTH)
         String clientKeyFile,
     @JsonPropertyDescription(
             "A PEM file of the certificate authorities the upstream's server certificate must "
                 + "chain to; the JVM's trusted authorities when not given.")
+        @Size(min = 1, max = Bounds.FILE_LENGTH)
         String trustedCaFile) {
 
   /** A bearer token read from {@code file}. */

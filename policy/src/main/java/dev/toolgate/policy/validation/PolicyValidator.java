@@ -28,10 +28,9 @@ import java.util.regex.Pattern;
  */
 public final class PolicyValidator {
 
-  /** Upstream names are URL path segments. */
-  public static final Pattern UPSTREAM_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
+  private static final Pattern UPSTREAM_NAME = Pattern.compile(Upstream.NAME_PATTERN);
 
-  public static final int MAX_ATTEMPTS_LIMIT = 10;
+  private static final int MAX_ATTEMPTS_LIMIT = RetryPolicy.MAX_ATTEMPTS;
 
   /** Key components that are not JSON pointers into the arguments. */
   public static final Set<String> NAMED_KEY_COMPONENTS =
@@ -50,6 +49,14 @@ public final class PolicyValidator {
 
   public static List<Violation> validate(Policy policy) {
     List<Violation> out = new ArrayList<>();
+    rules(policy, out);
+    SchemaBounds.check(policy).stream()
+        .filter(bound -> out.stream().noneMatch(v -> v.field().equals(bound.field())))
+        .forEach(out::add);
+    return out;
+  }
+
+  private static void rules(Policy policy, List<Violation> out) {
     Set<String> upstreamNames = upstreams(policy.upstreams(), out);
     budget(policy.budget(), out);
     quotas(policy.quotas(), out);
@@ -78,7 +85,6 @@ public final class PolicyValidator {
     for (int i = 0; i < policy.tools().size(); i++) {
       tool("tools[" + i + "]", policy.tools().get(i), upstreamNames, seen, out);
     }
-    return out;
   }
 
   private static Set<String> upstreams(List<Upstream> upstreams, List<Violation> out) {
@@ -89,7 +95,7 @@ public final class PolicyValidator {
     for (int i = 0; i < upstreams.size(); i++) {
       String at = "upstreams[" + i + "]";
       Upstream upstream = upstreams.get(i);
-      if (upstream.name() == null || !UPSTREAM_NAME.matcher(upstream.name()).matches()) {
+      if (upstream.name() == null || !UPSTREAM_NAME.matcher(upstream.name()).find()) {
         out.add(
             new Violation(
                 at + ".name",
@@ -186,8 +192,7 @@ public final class PolicyValidator {
     }
   }
 
-  /** The most extra paths an upstream may relay. */
-  static final int MAX_RELAY_PATHS = 32;
+  private static final int MAX_RELAY_PATHS = Upstream.MAX_RELAY_PATHS;
 
   private static void relayPaths(String at, List<String> paths, List<Violation> out) {
     if (paths.size() > MAX_RELAY_PATHS) {
@@ -198,7 +203,7 @@ public final class PolicyValidator {
       boolean plain =
           p != null
               && p.length() > 1
-              && p.length() <= 256
+              && p.length() <= Upstream.MAX_RELAY_PATH_LENGTH
               && p.startsWith("/")
               && !p.contains("?")
               && !p.contains("%")
@@ -211,7 +216,9 @@ public final class PolicyValidator {
             new Violation(
                 at + "[" + i + "]",
                 "must be a plain absolute path (no query, '%', '\\', '//', '.' or '..'"
-                    + " segment, at most 256 characters), was "
+                    + " segment, at most "
+                    + Upstream.MAX_RELAY_PATH_LENGTH
+                    + " characters), was "
                     + quoted(p)));
       }
     }

@@ -3,11 +3,19 @@ package dev.toolgate.policy.config;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.toolgate.policy.model.Policy;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.AnnotatedParameterizedType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -15,8 +23,8 @@ import java.util.stream.Collectors;
 /**
  * The configuration reference, written from the model: every field of the sidecar's file and of the
  * {@code ToolPolicy} spec, with its type, its default (what the record's canonical constructor puts
- * in place of an absent value) and its description ({@code @JsonPropertyDescription}, which the CRD
- * carries too).
+ * in place of an absent value), its bounds (the schema annotations) and its description
+ * ({@code @JsonPropertyDescription}); the CRD carries the same bounds and descriptions.
  */
 final class ConfigReference {
 
@@ -35,6 +43,12 @@ final class ConfigReference {
       names the field and the bad value. A default applies when the field is absent; an object's
       fields take their defaults when the object is given without them.
 
+      A field's bounds hold for the sidecar's file and for a `ToolPolicy` alike: the API server
+      refuses a `ToolPolicy` past them at `kubectl apply` (they are the CRD's schema), and the
+      validator refuses a file past them. The CRD also carries the validator's rules across fields
+      (nested budgets, a retried write needs a lookup, a tool names one of the upstreams, ...) as
+      CEL rules, each refusal naming its field.
+
       """;
 
   private final StringBuilder out = new StringBuilder();
@@ -51,7 +65,8 @@ final class ConfigReference {
 
   private void section(String title, Class<? extends Record> type, boolean policy) {
     out.append("## ").append(title).append("\n\n");
-    out.append("| Field | Type | Default | Description |\n| --- | --- | --- | --- |\n");
+    out.append(
+        "| Field | Type | Default | Bounds | Description |\n| --- | --- | --- | --- | --- |\n");
     Record defaults = allAbsent(type);
     for (RecordComponent component : type.getRecordComponents()) {
       if (!policy && component.getAccessor().isAnnotationPresent(JsonUnwrapped.class)) {
@@ -67,7 +82,12 @@ final class ConfigReference {
     Object value = parentDefaults == null ? null : read(parentDefaults, component);
     Class<?> raw = component.getType();
     Class<?> element = elementType(component);
-    row(path, typeName(raw, element), defaultText(value), description(component));
+    row(
+        path,
+        typeName(raw, element),
+        defaultText(value),
+        bounds(component),
+        description(component));
     if (raw.isRecord()) {
       Record nested =
           value instanceof Record given ? given : allAbsent(raw.asSubclass(Record.class));
@@ -82,7 +102,8 @@ final class ConfigReference {
     }
   }
 
-  private void row(String path, String type, String defaultValue, String description) {
+  private void row(
+      String path, String type, String defaultValue, String bounds, String description) {
     out.append("| `")
         .append(path)
         .append("` | ")
@@ -90,8 +111,55 @@ final class ConfigReference {
         .append(" | ")
         .append(defaultValue)
         .append(" | ")
+        .append(bounds.replace("|", "\\|"))
+        .append(" | ")
         .append(description.replace("|", "\\|"))
         .append(" |\n");
+  }
+
+  /** The bounds the schema annotations set, which SchemaBounds and the CRD both enforce. */
+  private static String bounds(RecordComponent component) {
+    List<String> parts = new ArrayList<>();
+    AnnotatedElement field = component.getAccessor();
+    if (field.isAnnotationPresent(Required.class)) {
+      parts.add("required");
+    }
+    parts.addAll(bounds(field, component.getType() == List.class ? "items" : "characters"));
+    if (component.getAnnotatedType() instanceof AnnotatedParameterizedType list) {
+      List<String> each = bounds(list.getAnnotatedActualTypeArguments()[0], "characters");
+      if (!each.isEmpty()) {
+        parts.add("each " + String.join(", ", each));
+      }
+    }
+    return String.join("; ", parts);
+  }
+
+  private static List<String> bounds(AnnotatedElement element, String unit) {
+    List<String> parts = new ArrayList<>();
+    Size size = element.getAnnotation(Size.class);
+    if (size != null) {
+      parts.add(
+          (size.min() > 0 ? size.min() + " to " + size.max() : "at most " + size.max())
+              + " "
+              + unit);
+    }
+    Min min = element.getAnnotation(Min.class);
+    Max max = element.getAnnotation(Max.class);
+    if (min != null || max != null) {
+      parts.add(
+          (min == null ? "(-inf" : (min.inclusive() ? "[" : "(") + number(min.value()))
+              + ", "
+              + (max == null ? "+inf)" : number(max.value()) + (max.inclusive() ? "]" : ")")));
+    }
+    Pattern pattern = element.getAnnotation(Pattern.class);
+    if (pattern != null) {
+      parts.add("matches `" + pattern.value() + "`");
+    }
+    return parts;
+  }
+
+  private static String number(double value) {
+    return value == Math.rint(value) ? String.format("%,d", (long) value) : Double.toString(value);
   }
 
   private static String description(RecordComponent component) {
