@@ -138,7 +138,7 @@ class ChartTest {
                     .startsWith("--members=toolgate-state-0." + headless.getMetadata().getName())
                     .contains("toolgate-state-2."));
     assertThat(state.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-    PodDisruptionBudget budget = rendered.one(PodDisruptionBudget.class);
+    PodDisruptionBudget budget = rendered.named(PodDisruptionBudget.class, "toolgate-state");
     assertThat(budget.getSpec().getSelector().getMatchLabels())
         .isEqualTo(members.getSpec().getSelector().getMatchLabels());
 
@@ -306,7 +306,9 @@ class ChartTest {
     Rendered rendered =
         Rendered.with(Map.of("state.enabled", false, "metrics.podMonitor.enabled", true));
     assertThat(rendered.all(StatefulSet.class)).isEmpty();
-    assertThat(rendered.all(PodDisruptionBudget.class)).isEmpty();
+    assertThat(rendered.all(PodDisruptionBudget.class))
+        .extracting(b -> b.getMetadata().getName())
+        .containsExactly("toolgate-operator");
     assertThat(rendered.all(NetworkPolicy.class)).isEmpty();
     assertThat(operatorContainer(rendered).getEnv())
         .noneMatch(e -> e.getName().equals("TOOLGATE_STATE_SERVICE"));

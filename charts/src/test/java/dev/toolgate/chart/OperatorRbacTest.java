@@ -13,6 +13,8 @@ import dev.toolgate.operator.sign.ConfigSigner;
 import dev.toolgate.operator.sign.SigningKeySecret;
 import dev.toolgate.operator.state.StateTlsSecret;
 import dev.toolgate.operator.webhook.CaBundle;
+import dev.toolgate.operator.webhook.WebhookCertificates;
+import dev.toolgate.operator.webhook.WebhookTlsSecret;
 import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -115,16 +117,29 @@ class OperatorRbacTest {
           StateTlsSecret.names("toolgate-state", Rendered.NAMESPACE),
           java.time.Instant.now());
     }
+    WebhookTlsSecret certificates =
+        new WebhookTlsSecret(
+            client,
+            Rendered.NAMESPACE,
+            chart
+                    .one(MutatingWebhookConfiguration.class)
+                    .getWebhooks()
+                    .get(0)
+                    .getClientConfig()
+                    .getService()
+                    .getName()
+                + "-certs",
+            WebhookCertificates.serviceNames("toolgate-webhook", Rendered.NAMESPACE));
+    java.time.Instant now = java.time.Instant.now();
+    certificates.ensure(now);
+    String bundle = certificates.ensure(now.plus(Duration.ofDays(61))).bundlePem();
     List<Access> accesses = new ArrayList<>();
     try (OperatorRuntime runtime =
         new OperatorRuntime(
             client, reconciler, Rendered.NAMESPACE, "operator-a", Duration.ofSeconds(3))) {
       runtime.start();
       await().atMost(Duration.ofSeconds(15)).until(runtime::leading);
-      CaBundle.ensure(
-          client,
-          webhookConfiguration,
-          "-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n");
+      CaBundle.ensure(client, webhookConfiguration, bundle);
 
       String yaml = Files.readString(Path.of("../e2e/demo/toolpolicy.yaml"));
       ToolPolicy policy = SidecarConfigRenderer.parse(yaml);
@@ -166,7 +181,9 @@ class OperatorRbacTest {
             "create events",
             "get leases",
             "get mutatingwebhookconfigurations",
-            "update mutatingwebhookconfigurations");
+            "update mutatingwebhookconfigurations",
+            "create secrets",
+            "update secrets");
     String account =
         chart.one(Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName();
     List<PolicyRule> clusterRules = boundClusterRules(chart, account);

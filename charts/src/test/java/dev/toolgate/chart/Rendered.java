@@ -29,12 +29,17 @@ final class Rendered {
 
   /** {@code helm template toolgate charts/toolgate -n toolgate-system --set k=v ...}. */
   static Rendered with(Map<String, Object> values) {
+    return on(KUBE_VERSION, values);
+  }
+
+  /** The same for a cluster of another Kubernetes version. */
+  static Rendered on(String kubeVersion, Map<String, Object> values) {
     TemplateCommand template =
         new Helm(CHART)
             .template()
             .withName(RELEASE)
             .withNamespace(NAMESPACE)
-            .withKubeVersion(KUBE_VERSION);
+            .withKubeVersion(kubeVersion);
     values.forEach(template::set);
     return new Rendered(template.call());
   }

@@ -1,5 +1,6 @@
 package dev.toolgate.operator;
 
+import dev.toolgate.operator.health.HealthServer;
 import dev.toolgate.operator.inject.AdmissionReviews;
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.inject.SidecarInjector;
@@ -11,16 +12,15 @@ import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.sign.ConfigSigner;
 import dev.toolgate.operator.sign.SigningKeySecret;
 import dev.toolgate.operator.state.StateTlsSecret;
-import dev.toolgate.operator.webhook.CaBundle;
 import dev.toolgate.operator.webhook.WebhookCertificates;
-import dev.toolgate.operator.webhook.WebhookServer;
+import dev.toolgate.operator.webhook.WebhookRuntime;
+import dev.toolgate.operator.webhook.WebhookTlsSecret;
 import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator in a cluster: the webhook (every replica serves it), the caBundle kept current, the
- * certificate rotated, and the reconciler on the leader only.
+ * The operator in a cluster: the webhook (every replica serves it, with the certificates all
+ * replicas share), the caBundle kept current, the probes, and the reconciler on the leader only.
  *
  * @param namespace the operator's namespace (lease, webhook Service; never injected)
  * @param identity this replica's name in the lease (the pod name)
  * @param webhookPort the HTTPS port
+ * @param healthPort the plain HTTP port of /healthz and /readyz
  * @param webhookService the Service in front of the webhook
  * @param webhookConfiguration the MutatingWebhookConfiguration to keep the caBundle of
  * @param injection what to inject
@@ -47,6 +48,7 @@ record OperatorProcess(
     String namespace,
     String identity,
     int webhookPort,
+    int healthPort,
     String webhookService,
     String webhookConfiguration,
     InjectionOptions injection,
@@ -58,6 +60,14 @@ record OperatorProcess(
 
   private static final Logger LOG = LoggerFactory.getLogger(OperatorProcess.class);
   static final Duration LEASE = Duration.ofSeconds(15);
+
+  /** How often a replica checks the shared certificates and the caBundle. */
+  static final Duration MAINTENANCE = Duration.ofSeconds(30);
+
+  /** On shutdown: not ready this long first (the Service stops routing here), then drain. */
+  static final int NOT_READY_BEFORE_STOP_SECONDS = 5;
+
+  static final int DRAIN_SECONDS = 10;
 
   void run() throws Exception {
     KubernetesClient client = new KubernetesClientBuilder().build();
@@ -87,21 +97,28 @@ record OperatorProcess(
           "no state service (TOOLGATE_STATE_SERVICE): each injected sidecar keeps its quotas and"
               + " records to itself, so limits hold per replica only");
     }
-    List<String> names = WebhookCertificates.serviceNames(webhookService, namespace);
     AdmissionReviews reviews =
         new AdmissionReviews(
             new SidecarInjector(injection.withConfigKeys(signer.publicKeys().toJson())));
     String certDir = System.getenv("TOOLGATE_WEBHOOK_CERT_DIR");
-    boolean certManager = certDir != null && !certDir.isBlank();
-    WebhookCertificates[] certs = {
-      certManager
-          ? WebhookCertificates.load(java.nio.file.Path.of(certDir))
-          : WebhookCertificates.generate(names, Clock.systemUTC().instant())
-    };
-    WebhookServer[] server = {WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews)};
-    if (!certManager) {
-      CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
-    }
+    WebhookRuntime.Source certificates =
+        certDir != null && !certDir.isBlank()
+            ? new WebhookRuntime.Mounted(Path.of(certDir))
+            : new WebhookRuntime.Shared(
+                new WebhookTlsSecret(
+                    client,
+                    namespace,
+                    webhookService + "-certs",
+                    WebhookCertificates.serviceNames(webhookService, namespace)));
+    WebhookRuntime webhook =
+        WebhookRuntime.start(
+            client,
+            webhookConfiguration,
+            certificates,
+            Clock.systemUTC(),
+            "0.0.0.0",
+            webhookPort,
+            reviews);
     ConfigPublisher publisher =
         rendering.stateApi().url() == null
             ? ConfigPublisher.NONE
@@ -115,44 +132,18 @@ record OperatorProcess(
             identity,
             LEASE);
     runtime.start();
+    HealthServer health = HealthServer.start("0.0.0.0", healthPort, () -> null, webhook::notReady);
     ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
-    maintenance.scheduleAtFixedRate(
-        () -> {
-          try {
-            if (certManager) {
-              // cert-manager renews the Secret and its cainjector the caBundle: follow the mounted
-              // files.
-              WebhookCertificates mounted =
-                  WebhookCertificates.load(java.nio.file.Path.of(certDir));
-              if (!mounted.server().equals(certs[0].server())) {
-                certs[0] = mounted;
-                server[0].close();
-                server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
-                LOG.info("loaded the certificate cert-manager renewed");
-              }
-            } else if (certs[0].needsRotation(Clock.systemUTC().instant())) {
-              certs[0] = WebhookCertificates.generate(names, Clock.systemUTC().instant());
-              CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
-              server[0].close();
-              server[0] = WebhookServer.start("0.0.0.0", webhookPort, certs[0], reviews);
-              LOG.info("rotated the webhook certificate");
-            } else {
-              CaBundle.ensure(client, webhookConfiguration, certs[0].caPem());
-            }
-          } catch (Exception e) {
-            LOG.warn("webhook maintenance failed: {}", e.getMessage());
-          }
-        },
-        1,
-        10,
-        TimeUnit.MINUTES);
+    maintenance.scheduleWithFixedDelay(
+        webhook::maintain, MAINTENANCE.toSeconds(), MAINTENANCE.toSeconds(), TimeUnit.SECONDS);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   maintenance.shutdownNow();
                   runtime.close();
-                  server[0].close();
+                  webhook.stop(NOT_READY_BEFORE_STOP_SECONDS, DRAIN_SECONDS);
+                  health.close();
                   client.close();
                 },
                 "toolgate-operator-shutdown"));

@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
       "  TOOLGATE_NAMESPACE             the operator's namespace (default toolgate)",
       "  POD_NAME                       this replica's identity in the lease",
       "  TOOLGATE_WEBHOOK_PORT          HTTPS port of the injection webhook (default 8443)",
-      "  TOOLGATE_WEBHOOK_SERVICE       its Service (default toolgate-webhook)",
+      "  TOOLGATE_HEALTH_PORT           HTTP port of /healthz and /readyz (default 8081)",
+      "  TOOLGATE_WEBHOOK_SERVICE       its Service (default toolgate-webhook); the certificates",
+      "                                 every replica serves are in the Secret <service>-certs",
       "  TOOLGATE_WEBHOOK_CONFIGURATION the MutatingWebhookConfiguration (default toolgate-injector)",
       "  TOOLGATE_SIDECAR_IMAGE         the sidecar image to inject",
       "  TOOLGATE_SIDECAR_CPU_REQUEST / _MEMORY_REQUEST / _MEMORY_LIMIT   (50m / 96Mi / 160Mi)",
@@ -43,7 +45,7 @@ import picocli.CommandLine.Spec;
           + RunCommand.STATE_DIR
           + "/token)",
       "  TOOLGATE_WEBHOOK_CERT_DIR      use cert-manager's mounted Secret (tls.crt, tls.key, ca.crt)",
-      "                                 instead of generating and rotating certificates"
+      "                                 instead of the operator's own CA, rotated in <service>-certs"
     })
 final class RunCommand implements Callable<Integer> {
 
@@ -87,6 +89,7 @@ final class RunCommand implements Callable<Integer> {
             namespace,
             env("POD_NAME", "toolgate-operator-" + ProcessHandle.current().pid()),
             Integer.parseInt(env("TOOLGATE_WEBHOOK_PORT", "8443")),
+            Integer.parseInt(env("TOOLGATE_HEALTH_PORT", "8081")),
             env("TOOLGATE_WEBHOOK_SERVICE", "toolgate-webhook"),
             env("TOOLGATE_WEBHOOK_CONFIGURATION", "toolgate-injector"),
             injection,

@@ -19,7 +19,8 @@ final class StateTls {
   private StateTls() {}
 
   static Path write(Path dir) throws Exception {
-    WebhookCertificates.generate(List.of("localhost"), Instant.now()).writeTo(dir);
+    WebhookCertificates.generate(List.of("localhost"), Instant.now(), java.time.Duration.ofDays(90))
+        .writeTo(dir);
     return dir;
   }
 

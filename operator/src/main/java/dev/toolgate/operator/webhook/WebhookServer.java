@@ -9,10 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.util.concurrent.Executors;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,32 +26,39 @@ public final class WebhookServer implements AutoCloseable {
   static final int MAX_BODY_BYTES = 1 << 20;
 
   private final HttpsServer server;
+  private final SwappableKeyManager keys;
+  private final java.util.concurrent.ExecutorService handlers;
 
-  private WebhookServer(HttpsServer server) {
+  private WebhookServer(
+      HttpsServer server, SwappableKeyManager keys, java.util.concurrent.ExecutorService handlers) {
     this.server = server;
+    this.keys = keys;
+    this.handlers = handlers;
   }
 
   public static WebhookServer start(
       String host, int port, WebhookCertificates certificates, AdmissionReviews reviews)
       throws Exception {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    store.load(null, null);
-    char[] password = new char[0];
-    store.setKeyEntry(
-        "webhook",
-        certificates.serverKeys().getPrivate(),
-        password,
-        new Certificate[] {certificates.server(), certificates.ca()});
-    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keys.init(store, password);
+    SwappableKeyManager keys = new SwappableKeyManager(certificates);
     SSLContext tls = SSLContext.getInstance("TLSv1.3");
-    tls.init(keys.getKeyManagers(), null, null);
+    tls.init(new javax.net.ssl.KeyManager[] {keys}, null, null);
     HttpsServer server = HttpsServer.create(new InetSocketAddress(host, port), 0);
     server.setHttpsConfigurator(new HttpsConfigurator(tls));
-    server.setExecutor(Executors.newFixedThreadPool(2));
+    java.util.concurrent.ExecutorService handlers = Executors.newFixedThreadPool(2);
+    server.setExecutor(handlers);
     server.createContext("/mutate", exchange -> handle(exchange, reviews));
     server.start();
-    return new WebhookServer(server);
+    return new WebhookServer(server, keys, handlers);
+  }
+
+  /** Serves {@code certificates} to every connection from now on; open ones keep theirs. */
+  public void use(WebhookCertificates certificates) {
+    keys.use(certificates);
+  }
+
+  /** What new connections are served. */
+  public WebhookCertificates serving() {
+    return keys.current();
   }
 
   public int port() {
@@ -93,8 +97,17 @@ public final class WebhookServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops accepting connections and waits up to {@code drainSeconds} for the reviews in flight to
+   * be answered.
+   */
+  public void stop(int drainSeconds) {
+    server.stop(drainSeconds);
+    handlers.shutdown();
+  }
+
   @Override
   public void close() {
-    server.stop(0);
+    stop(0);
   }
 }

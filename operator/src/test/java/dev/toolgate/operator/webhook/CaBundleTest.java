@@ -43,7 +43,8 @@ class CaBundleTest {
                 .build())
         .create();
     String ca =
-        WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), Instant.now())
+        WebhookCertificates.generate(
+                List.of("toolgate-webhook.toolgate.svc"), Instant.now(), WebhookTls.SERVER_VALIDITY)
             .caPem();
 
     assertThat(CaBundle.ensure(client, "toolgate-injector", ca)).isEqualTo(1);

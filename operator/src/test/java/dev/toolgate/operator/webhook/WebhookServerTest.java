@@ -59,7 +59,8 @@ class WebhookServerTest {
   @Test
   void answersAReviewOverTlsWithTheGeneratedCertificate() throws Exception {
     WebhookCertificates certs =
-        WebhookCertificates.generate(List.of("localhost", "127.0.0.1"), Instant.now());
+        WebhookCertificates.generate(
+            List.of("localhost", "127.0.0.1"), Instant.now(), WebhookTls.SERVER_VALIDITY);
     server =
         WebhookServer.start(
             "127.0.0.1",
@@ -82,8 +83,12 @@ class WebhookServerTest {
 
   @Test
   void aClientThatDoesNotTrustTheCaCannotTalkToIt() throws Exception {
-    WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
-    WebhookCertificates other = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    WebhookCertificates certs =
+        WebhookCertificates.generate(
+            List.of("localhost"), Instant.now(), WebhookTls.SERVER_VALIDITY);
+    WebhookCertificates other =
+        WebhookCertificates.generate(
+            List.of("localhost"), Instant.now(), WebhookTls.SERVER_VALIDITY);
     server =
         WebhookServer.start(
             "127.0.0.1",
@@ -106,7 +111,9 @@ class WebhookServerTest {
   @Test
   void servesCertificatesIssuedByCertManagerFromTheirMountedSecret(@TempDir Path mounted)
       throws Exception {
-    WebhookCertificates issued = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    WebhookCertificates issued =
+        WebhookCertificates.generate(
+            List.of("localhost"), Instant.now(), WebhookTls.SERVER_VALIDITY);
     issued.writeTo(mounted);
 
     WebhookCertificates loaded = WebhookCertificates.load(mounted);
@@ -130,7 +137,9 @@ class WebhookServerTest {
 
   @Test
   void refusesGarbageWith400() throws Exception {
-    WebhookCertificates certs = WebhookCertificates.generate(List.of("localhost"), Instant.now());
+    WebhookCertificates certs =
+        WebhookCertificates.generate(
+            List.of("localhost"), Instant.now(), WebhookTls.SERVER_VALIDITY);
     server =
         WebhookServer.start(
             "127.0.0.1",
@@ -150,13 +159,67 @@ class WebhookServerTest {
   }
 
   @Test
-  void rotatesWhenLessThanAThirdOfTheValidityIsLeft() {
-    Instant issued = Instant.parse("2026-01-01T00:00:00Z");
+  void aStopAnswersTheReviewInFlightBeforeClosing() throws Exception {
     WebhookCertificates certs =
-        WebhookCertificates.generate(List.of("toolgate-webhook.toolgate.svc"), issued);
+        WebhookCertificates.generate(
+            List.of("localhost"), Instant.now(), WebhookTls.SERVER_VALIDITY);
+    server =
+        WebhookServer.start(
+            "127.0.0.1",
+            0,
+            certs,
+            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+    byte[] body = review().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    SSLContext tls = SSLContext.getInstance("TLSv1.3");
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    trust.setCertificateEntry("ca", certs.ca());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    tls.init(null, tmf.getTrustManagers(), null);
 
-    assertThat(certs.needsRotation(issued.plus(java.time.Duration.ofDays(50)))).isFalse();
-    assertThat(certs.needsRotation(issued.plus(java.time.Duration.ofDays(61)))).isTrue();
+    try (javax.net.ssl.SSLSocket socket =
+        (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket("localhost", server.port())) {
+      var out = socket.getOutputStream();
+      out.write(
+          ("POST /mutate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: "
+                  + body.length
+                  + "\r\nConnection: close\r\n\r\n")
+              .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.write(body, 0, body.length / 2);
+      out.flush();
+      WebhookServer stopping = server;
+      server = null;
+      int port = stopping.port();
+      var stopped = java.util.concurrent.CompletableFuture.runAsync(() -> stopping.stop(10));
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(5))
+          .alias("the listener closes while the review is in flight")
+          .until(() -> refuses(port));
+
+      out.write(body, body.length / 2, body.length - body.length / 2);
+      out.flush();
+      String answer =
+          new String(
+              socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+
+      assertThat(answer).startsWith("HTTP/1.1 200").contains("\"uid\":\"u\"");
+      stopped.get(15, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean refuses(int port) {
+    try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
+      return false;
+    } catch (java.io.IOException e) {
+      return true;
+    }
+  }
+
+  @Test
+  void theCertificateNamesEveryNameTheServiceIsCalledBy() {
     assertThat(WebhookCertificates.serviceNames("toolgate-webhook", "toolgate"))
         .contains("toolgate-webhook.toolgate.svc", "toolgate-webhook.toolgate.svc.cluster.local");
   }

@@ -1,0 +1,167 @@
+package dev.toolgate.operator.webhook;
+
+import dev.toolgate.operator.inject.AdmissionReviews;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One replica's webhook: serves the certificate of the shared {@link WebhookTlsSecret} (or the one
+ * cert-manager mounts), follows its rotations without a restart, keeps the webhook configuration's
+ * caBundle equal to the shared bundle, and is ready only while the caBundle the API server reads
+ * trusts the certificate it serves.
+ */
+public final class WebhookRuntime implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookRuntime.class);
+
+  /** Where the certificates come from: the shared Secret, or files cert-manager mounts. */
+  public sealed interface Source permits Shared, Mounted {}
+
+  /** The operator's own CA, in the Secret {@code secret} every replica reads. */
+  public record Shared(WebhookTlsSecret secret) implements Source {}
+
+  /** cert-manager's Secret mounted in {@code dir}; its CA injector keeps the caBundle. */
+  public record Mounted(Path dir) implements Source {}
+
+  private final KubernetesClient client;
+  private final String configuration;
+  private final Source source;
+  private final Clock clock;
+  private final WebhookServer server;
+  private volatile String notReady = "not checked yet";
+
+  private WebhookRuntime(
+      KubernetesClient client,
+      String configuration,
+      Source source,
+      Clock clock,
+      WebhookServer server) {
+    this.client = client;
+    this.configuration = configuration;
+    this.source = source;
+    this.clock = clock;
+    this.server = server;
+  }
+
+  /** Starts serving on {@code host:port} with the source's certificate, then checks it once. */
+  public static WebhookRuntime start(
+      KubernetesClient client,
+      String configuration,
+      Source source,
+      Clock clock,
+      String host,
+      int port,
+      AdmissionReviews reviews)
+      throws Exception {
+    WebhookServer server = WebhookServer.start(host, port, certificates(source, clock), reviews);
+    WebhookRuntime runtime = new WebhookRuntime(client, configuration, source, clock, server);
+    runtime.maintain();
+    return runtime;
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  /**
+   * Rotates the shared certificates when due, serves the current ones, publishes the bundle into
+   * the webhook configuration and checks that it trusts what is served. Failures leave the replica
+   * serving what it served and not ready; the next call tries again.
+   */
+  public void maintain() {
+    try {
+      if (source instanceof Shared shared) {
+        WebhookTls tls = shared.secret().ensure(clock.instant());
+        CaBundle.ensure(client, configuration, tls.bundlePem());
+        serve(WebhookCertificates.of(tls));
+      } else {
+        serve(certificates(source, clock));
+      }
+      notReady = trustGap();
+    } catch (Exception e) {
+      notReady = "webhook maintenance failed: " + e.getMessage();
+      LOG.warn(notReady);
+    }
+  }
+
+  private void serve(WebhookCertificates next) {
+    if (!next.server().equals(server.serving().server())) {
+      server.use(next);
+      LOG.info(
+          "serving the webhook certificate issued by {} until {}",
+          next.ca().getSubjectX500Principal().getName(),
+          next.server().getNotAfter().toInstant());
+    }
+  }
+
+  /** Null when the webhook configuration trusts the certificate served, else why not. */
+  private String trustGap() throws IOException {
+    MutatingWebhookConfiguration config =
+        client
+            .admissionRegistration()
+            .v1()
+            .mutatingWebhookConfigurations()
+            .withName(configuration)
+            .get();
+    if (config == null) {
+      return "the MutatingWebhookConfiguration " + configuration + " does not exist";
+    }
+    X509Certificate served = server.serving().server();
+    for (MutatingWebhook webhook : config.getWebhooks()) {
+      String bundle = webhook.getClientConfig().getCaBundle();
+      List<X509Certificate> trusted =
+          bundle == null || bundle.isBlank()
+              ? List.of()
+              : Certificates.certificates(
+                  new String(Base64.getDecoder().decode(bundle), StandardCharsets.US_ASCII));
+      if (trusted.stream().noneMatch(ca -> Certificates.signedBy(served, ca))) {
+        return "the caBundle of webhook "
+            + webhook.getName()
+            + " does not trust the served certificate yet";
+      }
+    }
+    return null;
+  }
+
+  /** Null when ready to take reviews, else why not. */
+  public String notReady() {
+    return notReady;
+  }
+
+  /**
+   * Becomes not ready and keeps serving for {@code notReadySeconds}, while the Service stops
+   * sending reviews here; then stops accepting and answers the reviews in flight, for at most
+   * {@code drainSeconds}.
+   */
+  public void stop(int notReadySeconds, int drainSeconds) {
+    notReady = "shutting down";
+    CompletableFuture.runAsync(
+            () -> {}, CompletableFuture.delayedExecutor(notReadySeconds, TimeUnit.SECONDS))
+        .join();
+    server.stop(drainSeconds);
+  }
+
+  @Override
+  public void close() {
+    stop(0, 0);
+  }
+
+  private static WebhookCertificates certificates(Source source, Clock clock) throws IOException {
+    if (source instanceof Shared shared) {
+      return WebhookCertificates.of(shared.secret().ensure(clock.instant()));
+    }
+    return WebhookCertificates.load(((Mounted) source).dir());
+  }
+}
