@@ -175,7 +175,10 @@ class OperatorRbacTest {
         .contains(
             "list toolpolicies",
             "watch toolpolicies",
-            "update toolpolicies/status",
+            "patch toolpolicies/status",
+            "patch toolpolicies",
+            "watch configmaps",
+            "get events",
             "create configmaps",
             "delete configmaps",
             "create events",

@@ -132,7 +132,8 @@ record OperatorProcess(
             identity,
             LEASE);
     runtime.start();
-    HealthServer health = HealthServer.start("0.0.0.0", healthPort, () -> null, webhook::notReady);
+    HealthServer health =
+        HealthServer.start("0.0.0.0", healthPort, runtime::notLive, webhook::notReady);
     ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
     maintenance.scheduleWithFixedDelay(
         webhook::maintain, MAINTENANCE.toSeconds(), MAINTENANCE.toSeconds(), TimeUnit.SECONDS);

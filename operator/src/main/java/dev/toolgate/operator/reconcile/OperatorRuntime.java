@@ -1,6 +1,8 @@
 package dev.toolgate.operator.reconcile;
 
 import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.render.Revisions;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
@@ -8,14 +10,19 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator's loop: while this replica holds the lease (two replicas never both reconcile), an
- * informer on ToolPolicies in every namespace feeds the work queue, and the queue runs the
- * reconciler. Losing the lease stops the informer.
+ * The operator's loop: while this replica holds the lease (two replicas never both reconcile),
+ * informers on ToolPolicies and on the ConfigMaps the operator owns, in every namespace, feed the
+ * work queue, and the queue runs the reconciler. A resync every 10 minutes reconciles every policy
+ * again, and a change to an owned ConfigMap reconciles its policy, so drift is repaired without a
+ * spec change. Losing the lease stops the informers and the queue, and the replica runs for the
+ * lease again (fabric8's elector is single-use: a new one is started), as long as it is not closed.
  */
 public final class OperatorRuntime implements AutoCloseable {
 
@@ -30,8 +37,11 @@ public final class OperatorRuntime implements AutoCloseable {
   private final Duration leaseDuration;
   private WorkQueue queue;
   private SharedIndexInformer<ToolPolicy> informer;
+  private SharedIndexInformer<ConfigMap> owned;
   private CompletableFuture<?> election;
   private volatile boolean leading;
+  private volatile boolean closed;
+  private final AtomicInteger elections = new AtomicInteger();
 
   public OperatorRuntime(
       KubernetesClient client,
@@ -46,7 +56,11 @@ public final class OperatorRuntime implements AutoCloseable {
     this.leaseDuration = leaseDuration;
   }
 
-  public void start() {
+  public synchronized void start() {
+    if (closed) {
+      return;
+    }
+    elections.incrementAndGet();
     election =
         client
             .leaderElector()
@@ -66,6 +80,31 @@ public final class OperatorRuntime implements AutoCloseable {
                     .build())
             .build()
             .start();
+    election.whenComplete((done, failure) -> runAgain(failure));
+  }
+
+  /** The elector ended (the lease lost, or an error): unless closing, run for the lease again. */
+  private void runAgain(Throwable failure) {
+    if (closed) {
+      return;
+    }
+    LOG.warn(
+        "{}: the leader election ended ({}); running for the lease again",
+        identity,
+        failure == null ? "lease lost" : failure.getMessage());
+    stopLeading();
+    start();
+  }
+
+  /** How many times this replica ran for the lease: 1, plus one per lease lost. */
+  public int elections() {
+    return elections.get();
+  }
+
+  /** Null while the replica runs for the lease or holds it, else why not (for /healthz). */
+  public String notLive() {
+    CompletableFuture<?> current = election;
+    return closed || current == null || !current.isDone() ? null : "the leader election stopped";
   }
 
   public boolean leading() {
@@ -94,12 +133,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
                   @Override
                   public void onUpdate(ToolPolicy before, ToolPolicy after) {
-                    // Status writes come back as updates: only the spec and the annotations
-                    // (rollback) matter.
-                    if (!java.util.Objects.equals(before.getSpec(), after.getSpec())
-                        || !java.util.Objects.equals(
-                            before.getMetadata().getAnnotations(),
-                            after.getMetadata().getAnnotations())) {
+                    if (worthReconciling(before, after)) {
                       enqueue(after);
                     }
                   }
@@ -110,10 +144,63 @@ public final class OperatorRuntime implements AutoCloseable {
                   }
                 },
                 RESYNC_MS);
+    owned =
+        client
+            .configMaps()
+            .inAnyNamespace()
+            .withLabel(Revisions.LABEL_POLICY)
+            .inform(ownedConfigMaps(), RESYNC_MS);
+  }
+
+  /**
+   * A resync (the same version delivered again) and any change but the status's: the operator's own
+   * status writes come back as updates and would otherwise loop.
+   */
+  static boolean worthReconciling(ToolPolicy before, ToolPolicy after) {
+    var was = before.getMetadata();
+    var is = after.getMetadata();
+    return Objects.equals(was.getResourceVersion(), is.getResourceVersion())
+        || !Objects.equals(was.getGeneration(), is.getGeneration())
+        || !Objects.equals(before.getSpec(), after.getSpec())
+        || !Objects.equals(was.getAnnotations(), is.getAnnotations())
+        || !Objects.equals(was.getFinalizers(), is.getFinalizers())
+        || !Objects.equals(was.getDeletionTimestamp(), is.getDeletionTimestamp());
+  }
+
+  /** A change to a ConfigMap the operator owns reconciles the policy that owns it. */
+  private ResourceEventHandler<ConfigMap> ownedConfigMaps() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(ConfigMap map) {}
+
+      @Override
+      public void onUpdate(ConfigMap before, ConfigMap after) {
+        if (!Objects.equals(
+            before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())) {
+          enqueueOwner(after);
+        }
+      }
+
+      @Override
+      public void onDelete(ConfigMap map, boolean unknownFinalState) {
+        enqueueOwner(map);
+      }
+    };
+  }
+
+  private void enqueueOwner(ConfigMap map) {
+    String policy = map.getMetadata().getLabels().get(Revisions.LABEL_POLICY);
+    WorkQueue current = queue;
+    if (policy != null && current != null) {
+      current.add(map.getMetadata().getNamespace() + "/" + policy);
+    }
   }
 
   private void enqueue(ToolPolicy policy) {
-    queue.add(policy.getMetadata().getNamespace() + "/" + policy.getMetadata().getName());
+    WorkQueue current = queue;
+    if (current != null) {
+      current.add(policy.getMetadata().getNamespace() + "/" + policy.getMetadata().getName());
+    }
   }
 
   private synchronized void stopLeading() {
@@ -123,6 +210,10 @@ public final class OperatorRuntime implements AutoCloseable {
       informer.close();
       informer = null;
     }
+    if (owned != null) {
+      owned.close();
+      owned = null;
+    }
     if (queue != null) {
       queue.close();
       queue = null;
@@ -131,6 +222,7 @@ public final class OperatorRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     if (election != null) {
       election.cancel(true);
     }

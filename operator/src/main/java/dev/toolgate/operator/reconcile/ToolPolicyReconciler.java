@@ -11,7 +11,6 @@ import dev.toolgate.policy.validation.PolicyValidator;
 import dev.toolgate.policy.validation.Violation;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,7 +22,6 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Applies a ToolPolicy, as a chain of small named steps: read it, validate it, plan its revisions
@@ -40,6 +38,14 @@ public final class ToolPolicyReconciler {
   private final Clock clock;
   private final ConfigPublisher publisher;
   private final ConfigSigner signer;
+  private final StatusWriter statuses;
+  private final EventRecorder events;
+
+  /**
+   * The finalizer that keeps a deleted ToolPolicy until its published configuration is withdrawn,
+   * even when the operator was down at the deletion.
+   */
+  public static final String FINALIZER = "toolgate.dev/published-configuration";
 
   /** The active ConfigMap's annotation: the number of the publication it holds. */
   public static final String ANNOTATION_PUBLICATION = "toolgate.dev/publication";
@@ -63,6 +69,8 @@ public final class ToolPolicyReconciler {
     this.clock = clock;
     this.signer = signer;
     this.publisher = publisher;
+    this.statuses = new StatusWriter(client, clock);
+    this.events = new EventRecorder(client, clock);
   }
 
   public void reconcile(String namespace, String name) {
@@ -72,6 +80,12 @@ public final class ToolPolicyReconciler {
       cleanup(namespace, name);
       return;
     }
+    if (policy.getMetadata().getDeletionTimestamp() != null) {
+      cleanup(namespace, name);
+      Finalizers.remove(client, policy, FINALIZER);
+      return;
+    }
+    Finalizers.add(client, policy, FINALIZER);
     ToolPolicyStatus status =
         policy.getStatus() == null ? new ToolPolicyStatus() : policy.getStatus();
     long currentlyActive = status.activeRevision == null ? 0 : status.activeRevision;
@@ -133,7 +147,8 @@ public final class ToolPolicyReconciler {
 
   /**
    * A deleted policy: its ConfigMaps carry owner references, so the garbage collector removes them;
-   * deleting them here too makes the cleanup independent of the collector's timing.
+   * deleting them here too makes the cleanup independent of the collector's timing, and the
+   * publication is withdrawn from the state service, which no owner reference reaches.
    */
   private void cleanup(String namespace, String name) {
     client.configMaps().inNamespace(namespace).withLabel(Revisions.LABEL_POLICY, name).delete();
@@ -208,12 +223,26 @@ public final class ToolPolicyReconciler {
             .endMetadata()
             .withData(Map.of(Revisions.CONFIG_KEY, signed))
             .build();
-    client
-        .configMaps()
-        .inNamespace(namespace)
-        .resource(active)
-        .createOr(existing -> existing.update());
+    if (!sameContent(current, active)) {
+      client
+          .configMaps()
+          .inNamespace(namespace)
+          .resource(active)
+          .createOr(existing -> existing.update());
+    }
     publisher.publish(namespace + "/" + name, signed);
+  }
+
+  /** Whether the active ConfigMap already is what it should be: no write, no watch event. */
+  private static boolean sameContent(ConfigMap current, ConfigMap wanted) {
+    return current != null
+        && wanted.getData().equals(current.getData())
+        && wanted.getMetadata().getLabels().equals(current.getMetadata().getLabels())
+        && wanted.getMetadata().getAnnotations().equals(current.getMetadata().getAnnotations())
+        && wanted
+            .getMetadata()
+            .getOwnerReferences()
+            .equals(current.getMetadata().getOwnerReferences());
   }
 
   private boolean signedForRevision(ConfigMap current, long revision) {
@@ -223,7 +252,8 @@ public final class ToolPolicyReconciler {
         && current.getMetadata().getAnnotations() != null
         && signer.keyId().equals(current.getMetadata().getAnnotations().get(ANNOTATION_SIGNING_KEY))
         && current.getData() != null
-        && current.getData().containsKey(Revisions.CONFIG_KEY);
+        && current.getData().containsKey(Revisions.CONFIG_KEY)
+        && signer.verifies(current.getData().get(Revisions.CONFIG_KEY));
   }
 
   private static Long lastPublication(ConfigMap current) {
@@ -253,7 +283,8 @@ public final class ToolPolicyReconciler {
     if (plan.previous() > 0) {
       status.previousRevision = plan.previous();
     }
-    if (status.activeRevision == null || status.activeRevision != plan.active()) {
+    boolean activated = status.activeRevision == null || status.activeRevision != plan.active();
+    if (activated) {
       ToolPolicyStatus.Activation activation = new ToolPolicyStatus.Activation();
       activation.revision = plan.active();
       activation.reason = plan.reason();
@@ -265,73 +296,32 @@ public final class ToolPolicyReconciler {
     }
     status.activeRevision = plan.active();
     status.activeReason = plan.reason();
-    condition(status, "Valid", "True", "SpecValid", "the spec passed validation");
-    condition(
+    statuses.condition(status, "Valid", "True", "SpecValid", "the spec passed validation");
+    statuses.condition(
         status,
         "Ready",
         "True",
         "RevisionActive",
         "revision " + plan.active() + " is active: " + plan.reason());
-    writeStatus(policy, status);
+    statuses.write(policy, status);
+    if (activated) {
+      events.normal(
+          policy, "RevisionActive", "revision " + plan.active() + " is active: " + plan.reason());
+    }
   }
 
   private void reportInvalid(
       ToolPolicy policy, ToolPolicyStatus status, String reason, String message) {
     status.observedGeneration = policy.getMetadata().getGeneration();
-    condition(status, "Valid", "False", reason, message);
-    writeStatus(policy, status);
-    client
-        .v1()
-        .events()
-        .inNamespace(policy.getMetadata().getNamespace())
-        .resource(
-            new EventBuilder()
-                .withNewMetadata()
-                .withName(policy.getMetadata().getName() + "." + UUID.randomUUID())
-                .endMetadata()
-                .withType("Warning")
-                .withReason(reason)
-                .withMessage(
-                    message
-                        + (status.activeRevision == null
-                            ? ""
-                            : "; revision " + status.activeRevision + " stays active"))
-                .withNewInvolvedObject()
-                .withApiVersion(policy.getApiVersion())
-                .withKind(policy.getKind())
-                .withName(policy.getMetadata().getName())
-                .withNamespace(policy.getMetadata().getNamespace())
-                .withUid(policy.getMetadata().getUid())
-                .endInvolvedObject()
-                .build())
-        .create();
-  }
-
-  private void condition(
-      ToolPolicyStatus status, String type, String value, String reason, String message) {
-    ToolPolicyStatus.Condition c =
-        status.conditions.stream().filter(x -> type.equals(x.type)).findFirst().orElse(null);
-    if (c == null) {
-      c = new ToolPolicyStatus.Condition();
-      c.type = type;
-      status.conditions.add(c);
-    }
-    if (!value.equals(c.status)) {
-      c.lastTransitionTime = clock.instant().toString();
-    }
-    c.status = value;
-    c.observedGeneration = status.observedGeneration;
-    c.reason = reason;
-    c.message = message;
-  }
-
-  private void writeStatus(ToolPolicy policy, ToolPolicyStatus status) {
-    policy.setStatus(status);
-    client
-        .resources(ToolPolicy.class)
-        .inNamespace(policy.getMetadata().getNamespace())
-        .resource(policy)
-        .updateStatus();
+    statuses.condition(status, "Valid", "False", reason, message);
+    statuses.write(policy, status);
+    events.warning(
+        policy,
+        reason,
+        message
+            + (status.activeRevision == null
+                ? ""
+                : "; revision " + status.activeRevision + " stays active"));
   }
 
   private static Long rollbackTo(ToolPolicy policy) {

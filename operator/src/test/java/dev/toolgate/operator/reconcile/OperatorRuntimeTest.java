@@ -99,4 +99,86 @@ class OperatorRuntimeTest {
         .until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("revision: 2"));
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 6000");
   }
+
+  private void createThePolicy() throws Exception {
+    try (FileInputStream crd = new FileInputStream("../crds/toolpolicies.toolgate.dev.yaml")) {
+      client.apiextensions().v1().customResourceDefinitions().load(crd).create();
+    }
+    ToolPolicy policy =
+        SidecarConfigRenderer.parse(Files.readString(Path.of("../e2e/demo/toolpolicy.yaml")));
+    client.resources(ToolPolicy.class).inNamespace("ops").resource(policy).create();
+  }
+
+  @Test
+  void aReplicaThatLosesItsLeaseStopsReconcilingAndRunsForItAgain() {
+    first = runtime("operator-a");
+    first.start();
+    await().atMost(Duration.ofSeconds(15)).until(first::leading);
+
+    client
+        .leases()
+        .inNamespace("toolgate")
+        .withName(OperatorRuntime.LEASE_NAME)
+        .edit(
+            lease -> {
+              lease.getSpec().setHolderIdentity("intruder");
+              lease.getSpec().setLeaseDurationSeconds(4);
+              lease.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+              return lease;
+            });
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !first.leading());
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              assertThat(first.elections()).as("a new elector after the loss").isEqualTo(2);
+              assertThat(first.leading()).as("the intruder's lease expired").isTrue();
+            });
+    assertThat(first.notLive()).isNull();
+  }
+
+  @Test
+  void anOwnedConfigMapDeletedOrEditedIsRepairedWithoutASpecChange() throws Exception {
+    createThePolicy();
+    first = runtime("operator-a");
+    first.start();
+    await().atMost(Duration.ofSeconds(15)).until(() -> active() != null);
+    String signed = active().getData().get(Revisions.CONFIG_KEY);
+
+    client
+        .configMaps()
+        .inNamespace("ops")
+        .withName(Revisions.activeName("deployment-tools"))
+        .delete();
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> active() != null && active().getData().get(Revisions.CONFIG_KEY) != null);
+
+    ConfigMap edited = active();
+    edited.getData().put(Revisions.CONFIG_KEY, signed.replace("backendMs: 7000", "backendMs: 1"));
+    client.configMaps().inNamespace("ops").resource(edited).update();
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("backendMs: 7000"));
+  }
+
+  @Test
+  void statusWritesAreNotReconciledAgainButResyncsAndOtherChangesAre() {
+    ToolPolicy before = new ToolPolicy();
+    before.getMetadata().setResourceVersion("1");
+    before.getMetadata().setGeneration(1L);
+    ToolPolicy statusOnly = new ToolPolicy();
+    statusOnly.getMetadata().setResourceVersion("2");
+    statusOnly.getMetadata().setGeneration(1L);
+    statusOnly.setStatus(new dev.toolgate.operator.crd.ToolPolicyStatus());
+    ToolPolicy deleting = new ToolPolicy();
+    deleting.getMetadata().setResourceVersion("3");
+    deleting.getMetadata().setGeneration(1L);
+    deleting.getMetadata().setDeletionTimestamp("2026-12-07T00:00:00Z");
+
+    assertThat(OperatorRuntime.worthReconciling(before, statusOnly)).isFalse();
+    assertThat(OperatorRuntime.worthReconciling(before, before)).as("a resync").isTrue();
+    assertThat(OperatorRuntime.worthReconciling(before, deleting)).isTrue();
+  }
 }

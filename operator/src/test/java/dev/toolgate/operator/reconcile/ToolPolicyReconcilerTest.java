@@ -14,11 +14,14 @@ import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.FileInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +34,7 @@ class ToolPolicyReconcilerTest {
   static final String NAME = "deployment-tools";
 
   KubernetesClient client;
+  KubernetesMockServer server;
   private ToolPolicyReconciler reconciler;
   private final java.util.Map<String, String> published =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -59,7 +63,17 @@ class ToolPolicyReconcilerTest {
                 null),
             Clock.systemUTC(),
             new ConfigSigner(KEY),
-            published::put);
+            new ConfigPublisher() {
+              @Override
+              public void publish(String key, String config) {
+                published.put(key, config);
+              }
+
+              @Override
+              public void withdraw(String key) {
+                published.remove(key);
+              }
+            });
   }
 
   private static final SigningKey KEY = SigningKey.generate("operator-test");
@@ -287,5 +301,138 @@ class ToolPolicyReconcilerTest {
     assertThat(revisions())
         .noneMatch(cm -> cm.getMetadata().getName().equals("deployment-tools-r1"));
     assertThat(current().getStatus().activeRevision).isEqualTo(12);
+  }
+
+  /** The requests the reconciler sent since the last call, as "METHOD path content-type". */
+  private List<String> requests() throws InterruptedException {
+    List<String> out = new ArrayList<>();
+    RecordedRequest request;
+    while ((request = server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
+      out.add(
+          request.getMethod()
+              + " "
+              + request.getPath()
+              + " "
+              + java.util.Objects.toString(request.getHeader("Content-Type"), ""));
+    }
+    return out;
+  }
+
+  @Test
+  void theStatusIsAPatchOfTheStatusSubresourceAndEachConditionNamesItsGeneration()
+      throws Exception {
+    apply("7000");
+    requests();
+
+    reconciler.reconcile(NS, NAME);
+
+    List<String> sent = requests();
+    assertThat(sent)
+        .anyMatch(
+            r ->
+                r.startsWith(
+                        "PATCH /apis/toolgate.dev/v1alpha1/namespaces/ops/toolpolicies/"
+                            + NAME
+                            + "/status ")
+                    && r.contains("json-patch"))
+        .noneMatch(r -> r.startsWith("PUT /apis/toolgate.dev/"));
+    ToolPolicy p = current();
+    assertThat(p.getStatus().conditions)
+        .allSatisfy(
+            c -> assertThat(c.observedGeneration).isEqualTo(p.getMetadata().getGeneration()));
+  }
+
+  @Test
+  void aStatusComputedFromAStaleVersionIsRefusedThenWrittenOnTheCurrentOne() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    ToolPolicy stale = current();
+    askRollbackTo("1");
+    requests();
+    ToolPolicyStatus status = stale.getStatus();
+    status.activeReason = "written after a conflict";
+
+    new StatusWriter(client, Clock.systemUTC()).write(stale, status);
+
+    assertThat(requests())
+        .filteredOn(r -> r.startsWith("PATCH") && r.contains("/status "))
+        .as("refused once (409), then written on the version read again")
+        .hasSize(2);
+    assertThat(current().getStatus().activeReason).isEqualTo("written after a conflict");
+  }
+
+  @Test
+  void aDeletedPolicyStaysUntilItsPublicationIsWithdrawn() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    assertThat(current().getMetadata().getFinalizers())
+        .containsExactly(ToolPolicyReconciler.FINALIZER);
+    assertThat(published).containsKey(NS + "/" + NAME);
+
+    client.resources(ToolPolicy.class).inNamespace(NS).withName(NAME).delete();
+    ToolPolicy deleting = current();
+    assertThat(deleting).as("held by the finalizer").isNotNull();
+    assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
+    reconciler.reconcile(NS, NAME);
+
+    assertThat(published).doesNotContainKey(NS + "/" + NAME);
+    assertThat(active()).isNull();
+    assertThat(current()).as("gone once the finalizer is removed").isNull();
+  }
+
+  @Test
+  void anEditedOrDeletedActiveConfigMapIsRepairedByTheNextReconcile() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    ConfigMap tampered = active();
+    tampered
+        .getData()
+        .put(
+            Revisions.CONFIG_KEY,
+            tampered
+                .getData()
+                .get(Revisions.CONFIG_KEY)
+                .replace("backendMs: 7000", "backendMs: 9"));
+    client.configMaps().inNamespace(NS).resource(tampered).update();
+
+    reconciler.reconcile(NS, NAME);
+    assertThat(activeSigned()).as("signed again, intact").isNotNull();
+    assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 7000");
+
+    client.configMaps().inNamespace(NS).withName(Revisions.activeName(NAME)).delete();
+    reconciler.reconcile(NS, NAME);
+    assertThat(activeSigned()).isNotNull();
+  }
+
+  @Test
+  void eventsSayWhatHappenedAndCountWhatRepeats() throws Exception {
+    apply("7000");
+    reconciler.reconcile(NS, NAME);
+    apply("60000");
+    reconciler.reconcile(NS, NAME);
+    reconciler.reconcile(NS, NAME);
+
+    List<io.fabric8.kubernetes.api.model.Event> events =
+        client.v1().events().inNamespace(NS).list().getItems();
+    assertThat(events)
+        .filteredOn(e -> e.getType().equals("Normal"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("RevisionActive");
+              assertThat(e.getCount()).isEqualTo(1);
+              assertThat(e.getInvolvedObject().getName()).isEqualTo(NAME);
+            });
+    assertThat(events)
+        .filteredOn(e -> e.getType().equals("Warning"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("InvalidSpec");
+              assertThat(e.getCount()).as("the same refusal twice is one Event").isEqualTo(2);
+              assertThat(e.getFirstTimestamp()).isNotNull();
+              assertThat(e.getLastTimestamp()).isNotNull();
+              assertThat(e.getSource().getComponent()).isEqualTo("toolgate-operator");
+            });
   }
 }
