@@ -318,6 +318,13 @@ class ChartTest {
     assertThat(((Map<?, ?>) spec.get("selector")).get("matchLabels"))
         .isEqualTo(Map.of(InjectionOptions.LABEL_SIDECAR, "true"));
     assertThat(spec.get("podMetricsEndpoints").toString()).contains("port=admin", "path=/metrics");
+    GenericKubernetesResource operatorMonitor =
+        (GenericKubernetesResource) rendered.kind("PodMonitor").get(1);
+    Map<?, ?> operatorSpec = (Map<?, ?>) operatorMonitor.getAdditionalProperties().get("spec");
+    assertThat(((Map<?, ?>) operatorSpec.get("selector")).get("matchLabels"))
+        .isEqualTo(rendered.one(Deployment.class).getSpec().getSelector().getMatchLabels());
+    assertThat(operatorSpec.get("podMetricsEndpoints").toString())
+        .contains("port=health", "path=/metrics");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.toolgate.operator;
 
 import dev.toolgate.operator.health.HealthServer;
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.inject.AdmissionReviews;
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.inject.SidecarInjector;
@@ -110,6 +111,7 @@ record OperatorProcess(
                     namespace,
                     webhookService + "-certs",
                     WebhookCertificates.serviceNames(webhookService, namespace)));
+    OperatorMetrics metrics = OperatorMetrics.prometheus();
     WebhookRuntime webhook =
         WebhookRuntime.start(
             client,
@@ -118,22 +120,27 @@ record OperatorProcess(
             Clock.systemUTC(),
             "0.0.0.0",
             webhookPort,
-            reviews);
+            reviews,
+            metrics);
     ConfigPublisher publisher =
         rendering.stateApi().url() == null
             ? ConfigPublisher.NONE
-            : StateApiPublisher.create(
-                rendering.stateApi().url(), rendering.stateApi().ca(), Path.of(stateTokenFile));
+            : ConfigPublisher.counted(
+                StateApiPublisher.create(
+                    rendering.stateApi().url(), rendering.stateApi().ca(), Path.of(stateTokenFile)),
+                metrics::publicationFailed);
     OperatorRuntime runtime =
         new OperatorRuntime(
             client,
             new ToolPolicyReconciler(client, rendering, Clock.systemUTC(), signer, publisher),
             namespace,
             identity,
-            LEASE);
+            LEASE,
+            metrics);
     runtime.start();
     HealthServer health =
         HealthServer.start("0.0.0.0", healthPort, runtime::notLive, webhook::notReady);
+    health.serve("/metrics", "text/plain; version=0.0.4", metrics::scrape);
     ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor();
     maintenance.scheduleWithFixedDelay(
         webhook::maintain, MAINTENANCE.toSeconds(), MAINTENANCE.toSeconds(), TimeUnit.SECONDS);

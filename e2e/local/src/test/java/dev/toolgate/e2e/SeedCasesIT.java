@@ -719,6 +719,7 @@ class SeedCasesIT {
     for (Toolgate.Endpoint replica : stack.replicas()) {
       scrapes.add(Http.get(replica.admin("/metrics")).body());
     }
+    scrapes.add(operatorScrape());
     DashboardQueries queries = DashboardQueries.load(root.resolve("charts/toolgate/dashboards"));
     List<String> problems = queries.check(String.join("\n", scrapes));
 
@@ -728,6 +729,22 @@ class SeedCasesIT {
         map("unknown_metrics_or_labels", List.of()),
         map("unknown_metrics_or_labels", problems, "expressions_checked", queries.size()),
         List.of());
+  }
+
+  /**
+   * The operator's /metrics as its own metrics define them, each recorded once: the operator does
+   * not run in this stack, and its dashboard row must query what it exports.
+   */
+  private static String operatorScrape() {
+    var metrics = dev.toolgate.operator.health.OperatorMetrics.prometheus();
+    metrics.reconciled(
+        dev.toolgate.operator.health.OperatorMetrics.APPLIED, java.time.Duration.ofMillis(1));
+    metrics.reviewed("injected", java.time.Duration.ofMillis(1));
+    metrics.publicationFailed();
+    metrics.queueDepth(() -> 0);
+    metrics.leading(() -> true);
+    metrics.certificateSecondsLeft(() -> 1);
+    return metrics.scrape();
   }
 
   /** Last: it spends the workload's new sessions for the minute. */

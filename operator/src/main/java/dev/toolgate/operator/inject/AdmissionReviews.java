@@ -25,7 +25,17 @@ public final class AdmissionReviews {
     this.injector = injector;
   }
 
+  /**
+   * A review answered, and what became of it: {@code injected}, {@code skipped} (the pod did not
+   * ask, or already has the sidecar) or {@code not_a_pod}.
+   */
+  public record Answer(String json, String result) {}
+
   public String review(String body) {
+    return answer(body).json();
+  }
+
+  public Answer answer(String body) {
     AdmissionReview review = SERIALIZATION.unmarshal(body, AdmissionReview.class);
     AdmissionRequest request = review.getRequest();
     if (request == null) {
@@ -33,6 +43,7 @@ public final class AdmissionReviews {
     }
     AdmissionResponseBuilder response =
         new AdmissionResponseBuilder().withUid(request.getUid()).withAllowed(true);
+    String result = "not_a_pod";
     if ("Pod".equals(request.getKind() == null ? null : request.getKind().getKind())
         && request.getObject() != null) {
       Pod pod = SERIALIZATION.convertValue(request.getObject(), Pod.class);
@@ -42,6 +53,7 @@ public final class AdmissionReviews {
               : pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
       String namespace = given == null ? "" : given;
       SidecarInjector.Decision decision = injector.decide(pod, namespace);
+      result = decision.inject() ? "injected" : "skipped";
       if (decision.inject()) {
         response
             .withPatchType("JSONPatch")
@@ -56,11 +68,13 @@ public final class AdmissionReviews {
               .build());
     }
     AdmissionResponse built = response.build();
-    return SERIALIZATION.asJson(
-        new AdmissionReviewBuilder()
-            .withApiVersion("admission.k8s.io/v1")
-            .withKind("AdmissionReview")
-            .withResponse(built)
-            .build());
+    return new Answer(
+        SERIALIZATION.asJson(
+            new AdmissionReviewBuilder()
+                .withApiVersion("admission.k8s.io/v1")
+                .withKind("AdmissionReview")
+                .withResponse(built)
+                .build()),
+        result);
   }
 }

@@ -15,4 +15,29 @@ public interface ConfigPublisher {
   default void withdraw(String key) {}
 
   ConfigPublisher NONE = (key, config) -> {};
+
+  /** {@code publisher}, telling {@code failed} of every publication or withdrawal that throws. */
+  static ConfigPublisher counted(ConfigPublisher publisher, Runnable failed) {
+    return new ConfigPublisher() {
+      @Override
+      public void publish(String key, String config) {
+        try {
+          publisher.publish(key, config);
+        } catch (RuntimeException e) {
+          failed.run();
+          throw e;
+        }
+      }
+
+      @Override
+      public void withdraw(String key) {
+        try {
+          publisher.withdraw(key);
+        } catch (RuntimeException e) {
+          failed.run();
+          throw e;
+        }
+      }
+    };
+  }
 }

@@ -1,6 +1,7 @@
 package dev.toolgate.operator.reconcile;
 
 import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.render.Revisions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,7 +36,8 @@ public final class OperatorRuntime implements AutoCloseable {
   private final String leaseNamespace;
   private final String identity;
   private final Duration leaseDuration;
-  private WorkQueue queue;
+  private final OperatorMetrics metrics;
+  private volatile WorkQueue queue;
   private SharedIndexInformer<ToolPolicy> informer;
   private SharedIndexInformer<ConfigMap> owned;
   private CompletableFuture<?> election;
@@ -49,6 +51,23 @@ public final class OperatorRuntime implements AutoCloseable {
       String leaseNamespace,
       String identity,
       Duration leaseDuration) {
+    this(client, reconciler, leaseNamespace, identity, leaseDuration, OperatorMetrics.inMemory());
+  }
+
+  public OperatorRuntime(
+      KubernetesClient client,
+      ToolPolicyReconciler reconciler,
+      String leaseNamespace,
+      String identity,
+      Duration leaseDuration,
+      OperatorMetrics metrics) {
+    this.metrics = metrics;
+    metrics.leading(() -> leading);
+    metrics.queueDepth(
+        () -> {
+          WorkQueue current = queue;
+          return current == null ? 0 : current.depth();
+        });
     this.client = client;
     this.reconciler = reconciler;
     this.leaseNamespace = leaseNamespace;
@@ -118,7 +137,16 @@ public final class OperatorRuntime implements AutoCloseable {
         new WorkQueue(
             key -> {
               int slash = key.indexOf('/');
-              reconciler.reconcile(key.substring(0, slash), key.substring(slash + 1));
+              long start = System.nanoTime();
+              try {
+                String result =
+                    reconciler.reconcile(key.substring(0, slash), key.substring(slash + 1));
+                metrics.reconciled(result, Duration.ofNanos(System.nanoTime() - start));
+              } catch (RuntimeException e) {
+                metrics.reconciled(
+                    OperatorMetrics.ERROR, Duration.ofNanos(System.nanoTime() - start));
+                throw e;
+              }
             });
     informer =
         client

@@ -2,6 +2,7 @@ package dev.toolgate.operator.reconcile;
 
 import dev.toolgate.operator.crd.ToolPolicy;
 import dev.toolgate.operator.crd.ToolPolicyStatus;
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
@@ -73,17 +74,18 @@ public final class ToolPolicyReconciler {
     this.events = new EventRecorder(client, clock);
   }
 
-  public void reconcile(String namespace, String name) {
+  /** Applies the policy; answers what became of it (an {@link OperatorMetrics} result). */
+  public String reconcile(String namespace, String name) {
     ToolPolicy policy =
         client.resources(ToolPolicy.class).inNamespace(namespace).withName(name).get();
     if (policy == null) {
       cleanup(namespace, name);
-      return;
+      return OperatorMetrics.DELETED;
     }
     if (policy.getMetadata().getDeletionTimestamp() != null) {
       cleanup(namespace, name);
       Finalizers.remove(client, policy, FINALIZER);
-      return;
+      return OperatorMetrics.DELETED;
     }
     Finalizers.add(client, policy, FINALIZER);
     ToolPolicyStatus status =
@@ -102,7 +104,7 @@ public final class ToolPolicyReconciler {
     // change.
     if (invalid != null && rollbackTo == null) {
       reportInvalid(policy, status, "InvalidSpec", invalid);
-      return;
+      return OperatorMetrics.INVALID;
     }
     String hash = specHash(policy);
     List<ConfigMap> revisions =
@@ -129,7 +131,7 @@ public final class ToolPolicyReconciler {
     }
     if (plan.error() != null) {
       reportInvalid(policy, status, "RollbackTargetMissing", plan.error());
-      return;
+      return OperatorMetrics.INVALID;
     }
     long newest =
         Math.max(
@@ -142,7 +144,9 @@ public final class ToolPolicyReconciler {
     reportReady(policy, status, plan);
     if (invalid != null) {
       reportInvalid(policy, status, "InvalidSpec", invalid);
+      return OperatorMetrics.INVALID;
     }
+    return OperatorMetrics.APPLIED;
   }
 
   /**

@@ -36,6 +36,11 @@ public final class WorkQueue implements AutoCloseable {
     this.reconcile = reconcile;
   }
 
+  /** Keys waiting to be reconciled, backing off ones included. */
+  public int depth() {
+    return waiting.size();
+  }
+
   public void add(String key) {
     schedule(key, 0);
   }

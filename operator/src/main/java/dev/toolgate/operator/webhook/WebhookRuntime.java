@@ -1,5 +1,6 @@
 package dev.toolgate.operator.webhook;
 
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.inject.AdmissionReviews;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -63,9 +64,16 @@ public final class WebhookRuntime implements AutoCloseable {
       Clock clock,
       String host,
       int port,
-      AdmissionReviews reviews)
+      AdmissionReviews reviews,
+      OperatorMetrics metrics)
       throws Exception {
-    WebhookServer server = WebhookServer.start(host, port, certificates(source, clock), reviews);
+    WebhookServer server =
+        WebhookServer.start(host, port, certificates(source, clock), reviews, metrics);
+    metrics.certificateSecondsLeft(
+        () ->
+            java.time.Duration.between(
+                    clock.instant(), server.serving().server().getNotAfter().toInstant())
+                .toSeconds());
     WebhookRuntime runtime = new WebhookRuntime(client, configuration, source, clock, server);
     runtime.maintain();
     return runtime;

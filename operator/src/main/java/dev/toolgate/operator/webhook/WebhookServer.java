@@ -3,12 +3,14 @@ package dev.toolgate.operator.webhook;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.inject.AdmissionReviews;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -39,6 +41,17 @@ public final class WebhookServer implements AutoCloseable {
   public static WebhookServer start(
       String host, int port, WebhookCertificates certificates, AdmissionReviews reviews)
       throws Exception {
+    return start(host, port, certificates, reviews, OperatorMetrics.inMemory());
+  }
+
+  /** The same, each review counted and timed in {@code metrics}. */
+  public static WebhookServer start(
+      String host,
+      int port,
+      WebhookCertificates certificates,
+      AdmissionReviews reviews,
+      OperatorMetrics metrics)
+      throws Exception {
     SwappableKeyManager keys = new SwappableKeyManager(certificates);
     SSLContext tls = SSLContext.getInstance("TLSv1.3");
     tls.init(new javax.net.ssl.KeyManager[] {keys}, null, null);
@@ -46,7 +59,7 @@ public final class WebhookServer implements AutoCloseable {
     server.setHttpsConfigurator(new HttpsConfigurator(tls));
     java.util.concurrent.ExecutorService handlers = Executors.newFixedThreadPool(2);
     server.setExecutor(handlers);
-    server.createContext("/mutate", exchange -> handle(exchange, reviews));
+    server.createContext("/mutate", exchange -> handle(exchange, reviews, metrics));
     server.start();
     return new WebhookServer(server, keys, handlers);
   }
@@ -65,9 +78,13 @@ public final class WebhookServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  private static void handle(HttpExchange exchange, AdmissionReviews reviews) throws IOException {
+  private static void handle(
+      HttpExchange exchange, AdmissionReviews reviews, OperatorMetrics metrics) throws IOException {
+    long start = System.nanoTime();
+    String result = "error";
     try (exchange) {
       if (!"POST".equals(exchange.getRequestMethod())) {
+        result = "refused";
         respond(exchange, 405, "{\"error\":\"POST an AdmissionReview\"}");
         return;
       }
@@ -76,15 +93,21 @@ public final class WebhookServer implements AutoCloseable {
         body = in.readNBytes(MAX_BODY_BYTES + 1);
       }
       if (body.length > MAX_BODY_BYTES) {
+        result = "refused";
         respond(exchange, 413, "{\"error\":\"the review is larger than 1 MiB\"}");
         return;
       }
       try {
-        respond(exchange, 200, reviews.review(new String(body, StandardCharsets.UTF_8)));
+        AdmissionReviews.Answer answer = reviews.answer(new String(body, StandardCharsets.UTF_8));
+        result = answer.result();
+        respond(exchange, 200, answer.json());
       } catch (RuntimeException e) {
+        result = "refused";
         LOG.warn("refused an admission review: {}", e.getMessage());
         respond(exchange, 400, "{\"error\":\"not an AdmissionReview\"}");
       }
+    } finally {
+      metrics.reviewed(result, Duration.ofNanos(System.nanoTime() - start));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolgate.operator.crd.ToolPolicy;
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.render.RenderOptions;
 import dev.toolgate.operator.render.Revisions;
 import dev.toolgate.operator.render.SidecarConfigRenderer;
@@ -25,6 +26,7 @@ class OperatorRuntimeTest {
   KubernetesClient client;
   private OperatorRuntime first;
   private OperatorRuntime second;
+  private OperatorMetrics metrics = OperatorMetrics.inMemory();
 
   @AfterEach
   void stop() {
@@ -44,7 +46,8 @@ class OperatorRuntimeTest {
             Clock.systemUTC(),
             new dev.toolgate.operator.sign.ConfigSigner(
                 dev.toolgate.trust.SigningKey.generate("runtime-test")));
-    return new OperatorRuntime(client, reconciler, "toolgate", identity, Duration.ofSeconds(3));
+    return new OperatorRuntime(
+        client, reconciler, "toolgate", identity, Duration.ofSeconds(3), metrics);
   }
 
   private ConfigMap active() {
@@ -98,6 +101,32 @@ class OperatorRuntimeTest {
         .atMost(Duration.ofSeconds(15))
         .until(() -> active().getData().get(Revisions.CONFIG_KEY).contains("revision: 2"));
     assertThat(active().getData().get(Revisions.CONFIG_KEY)).contains("backendMs: 6000");
+    OperatorRuntime leader = first.leading() ? first : second;
+    assertThat(leader.leading()).isTrue();
+  }
+
+  @Test
+  void reconciliationsAreCountedByResultAndTheLeaderSaysItLeads() throws Exception {
+    createThePolicy();
+    first = runtime("operator-a");
+    first.start();
+    await().atMost(Duration.ofSeconds(15)).until(() -> active() != null);
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        metrics
+                            .registry()
+                            .get("toolgate_operator_reconcile")
+                            .tag("result", OperatorMetrics.APPLIED)
+                            .timer()
+                            .count())
+                    .isPositive());
+    assertThat(metrics.registry().get("toolgate_operator_leader").gauge().value()).isEqualTo(1.0);
+    assertThat(metrics.registry().get("toolgate_operator_queue_depth").gauge().value())
+        .isGreaterThanOrEqualTo(0.0);
   }
 
   private void createThePolicy() throws Exception {
@@ -115,17 +144,24 @@ class OperatorRuntimeTest {
     first.start();
     await().atMost(Duration.ofSeconds(15)).until(first::leading);
 
-    client
-        .leases()
-        .inNamespace("toolgate")
-        .withName(OperatorRuntime.LEASE_NAME)
-        .edit(
-            lease -> {
-              lease.getSpec().setHolderIdentity("intruder");
-              lease.getSpec().setLeaseDurationSeconds(4);
-              lease.getSpec().setRenewTime(java.time.ZonedDateTime.now());
-              return lease;
-            });
+    // Another holder takes the lease; like kubectl, retried on a conflict with the leader's
+    // renewal.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                client
+                    .leases()
+                    .inNamespace("toolgate")
+                    .withName(OperatorRuntime.LEASE_NAME)
+                    .edit(
+                        lease -> {
+                          lease.getSpec().setHolderIdentity("intruder");
+                          lease.getSpec().setLeaseDurationSeconds(4);
+                          lease.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                          return lease;
+                        }));
 
     await().atMost(Duration.ofSeconds(10)).until(() -> !first.leading());
     await()

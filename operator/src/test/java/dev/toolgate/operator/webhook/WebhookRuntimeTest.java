@@ -2,6 +2,7 @@ package dev.toolgate.operator.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.inject.AdmissionReviews;
 import dev.toolgate.operator.inject.SidecarInjector;
 import dev.toolgate.operator.inject.SidecarInjectorTest;
@@ -51,6 +52,7 @@ class WebhookRuntimeTest {
   KubernetesClient client;
 
   private final List<WebhookRuntime> replicas = new ArrayList<>();
+  private final OperatorMetrics metrics = OperatorMetrics.inMemory();
 
   /** A replica's clock, moved by the test. */
   private static final class TestClock extends Clock {
@@ -118,7 +120,8 @@ class WebhookRuntimeTest {
             clock,
             "127.0.0.1",
             0,
-            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
+            new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)),
+            metrics);
     replicas.add(replica);
     return replica;
   }
@@ -176,6 +179,21 @@ class WebhookRuntimeTest {
     assertThat(caBundle()).hasSize(1);
     assertThat(review(a, caBundle(), T0)).isEqualTo(200);
     assertThat(review(b, caBundle(), T0)).isEqualTo(200);
+    assertThat(
+            metrics
+                .registry()
+                .get("toolgate_operator_webhook_review")
+                .tag("result", "injected")
+                .timer()
+                .count())
+        .isEqualTo(2);
+    assertThat(
+            metrics
+                .registry()
+                .get("toolgate_operator_webhook_certificate_seconds_left")
+                .gauge()
+                .value())
+        .isGreaterThan(Duration.ofDays(89).toSeconds());
     assertThat(client.secrets().inNamespace("toolgate").list().getItems())
         .extracting(s -> s.getMetadata().getName())
         .containsExactly("toolgate-webhook-certs");
