@@ -118,6 +118,17 @@ class HeapAtMaximaIT {
         }
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
         assertThat(sidecar.alive()).as("the sidecar after round %d", round).isTrue();
+        // Under the burst a request this large may be refused busy (the held bytes are full);
+        // alone once the burst is over, it gets through.
+        HttpResponse<String> alone =
+            send(
+                url,
+                session,
+                "get_deployment_job_v2",
+                "{\"job_id\":\"alone-" + round + "\",\"pad\":\"" + pad + "\"}");
+        assertThat(alone.body())
+            .as("a request just under the limit, alone after round %d", round)
+            .contains("alone-" + round);
       }
 
       assertThat(outcomes.keySet())
@@ -133,9 +144,6 @@ class HeapAtMaximaIT {
               "get_deployment_job_v2 busy");
       assertThat(outcomes.get("get_deployment_job ok"))
           .as("answers just under the limit get through: %s", outcomes)
-          .hasValueGreaterThanOrEqualTo(ROUNDS);
-      assertThat(outcomes.get("get_deployment_job_v2 ok"))
-          .as("requests just under the limit get through: %s", outcomes)
           .hasValueGreaterThanOrEqualTo(ROUNDS);
       assertThat(Files.readString(sidecar.stderr())).doesNotContain("OutOfMemoryError");
       HttpResponse<String> next =
