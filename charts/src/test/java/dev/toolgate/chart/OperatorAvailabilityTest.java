@@ -1,6 +1,7 @@
 package dev.toolgate.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompilerFactory;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchCondition;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -127,5 +129,80 @@ class OperatorAvailabilityTest {
               assertThat(e.getName()).isEqualTo("TOOLGATE_HEALTH_PORT");
               assertThat(e.getValue()).isEqualTo(Integer.toString(port));
             });
+  }
+
+  private static String env(Rendered rendered, String name) {
+    return operator(rendered).getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .map(e -> e.getValue())
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void nativeSidecarsOnlyWhereTheClusterHasThem() {
+    assertThat(env(Rendered.on("v1.29.0", Map.of()), "TOOLGATE_NATIVE_SIDECARS")).isEqualTo("true");
+    assertThat(env(Rendered.on("v1.28.9", Map.of()), "TOOLGATE_NATIVE_SIDECARS"))
+        .isEqualTo("false");
+    assertThat(
+            env(
+                Rendered.on("v1.31.0", Map.of("sidecar.nativeSidecars", false)),
+                "TOOLGATE_NATIVE_SIDECARS"))
+        .isEqualTo("false");
+  }
+
+  @Test
+  void theSidecarsPortsAreOutsideIstiosAndConfigurableAndItsPullSecretsReachTheOperator() {
+    Rendered defaults = Rendered.defaults();
+    int mcp = Integer.parseInt(env(defaults, "TOOLGATE_SIDECAR_MCP_PORT"));
+    int admin = Integer.parseInt(env(defaults, "TOOLGATE_SIDECAR_ADMIN_PORT"));
+    Rendered custom =
+        Rendered.with(
+            Map.of(
+                "sidecar.ports.mcp",
+                18000,
+                "sidecar.ports.admin",
+                18020,
+                "sidecar.imagePullSecrets[0]",
+                "registry",
+                "sidecar.imagePullSecrets[1]",
+                "mirror"));
+
+    assertThat(List.of(mcp, admin)).allSatisfy(p -> assertThat(p < 15000 || p > 15090).isTrue());
+    assertThat(env(defaults, "TOOLGATE_SIDECAR_PULL_SECRETS")).isNull();
+    assertThat(env(custom, "TOOLGATE_SIDECAR_MCP_PORT")).isEqualTo("18000");
+    assertThat(env(custom, "TOOLGATE_SIDECAR_ADMIN_PORT")).isEqualTo("18020");
+    assertThat(env(custom, "TOOLGATE_SIDECAR_PULL_SECRETS")).isEqualTo("registry,mirror");
+  }
+
+  @Test
+  void anExternalStateServiceReplacesTheChartsOwn() {
+    Rendered external =
+        Rendered.with(
+            Map.of(
+                "state.enabled", false,
+                "state.external.url", "https://state.example:8443",
+                "state.external.caSecret", "state-ca"));
+
+    assertThat(env(external, "TOOLGATE_STATE_URL")).isEqualTo("https://state.example:8443");
+    assertThat(env(external, "TOOLGATE_STATE_CA_FILE")).isEqualTo("/etc/toolgate/state-ca/ca.crt");
+    assertThat(env(external, "TOOLGATE_STATE_SERVICE")).isNull();
+    assertThat(external.one(Deployment.class).getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(
+            v ->
+                assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName())
+                    .isEqualTo("state-ca"))
+        .anySatisfy(v -> assertThat(v.getName()).isEqualTo("state"));
+    assertThatThrownBy(
+            () ->
+                Rendered.with(
+                    Map.of(
+                        "state.external.url", "https://state.example:8443",
+                        "state.external.caSecret", "state-ca")))
+        .hasMessageContaining("state.enabled=false");
+    assertThatThrownBy(
+            () ->
+                Rendered.with(Map.of("state.enabled", false, "state.external.url", "http://plain")))
+        .hasMessageContaining("external");
   }
 }

@@ -44,6 +44,7 @@ import org.slf4j.LoggerFactory;
  * @param stateService the state service's Service in the operator's namespace; null without one
  * @param statePort its API port
  * @param stateTokenFile the operator's projected token for the state service, to publish with
+ * @param externalState a state service the user runs (its URL and CA file); null for the chart's
  */
 record OperatorProcess(
     String namespace,
@@ -57,7 +58,11 @@ record OperatorProcess(
     String signingSecret,
     String stateService,
     String statePort,
-    String stateTokenFile) {
+    String stateTokenFile,
+    ExternalState externalState) {
+
+  /** A state service run outside the chart: its HTTPS URL, and a file holding its CA (PEM). */
+  record ExternalState(String url, Path caFile) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(OperatorProcess.class);
   static final Duration LEASE = Duration.ofSeconds(15);
@@ -80,7 +85,14 @@ record OperatorProcess(
                 signingSecret,
                 () -> SigningKey.generate(identity + "-" + Clock.systemUTC().millis())));
     RenderOptions rendering = render;
-    if (stateService != null) {
+    if (externalState != null) {
+      rendering =
+          RenderOptions.injected(
+                  externalState.url(),
+                  java.nio.file.Files.readString(externalState.caFile()),
+                  render.warmupCalls())
+              .withPorts(render.listenPort(), render.adminPort());
+    } else if (stateService != null) {
       String ca =
           StateTlsSecret.caOf(
               client,
@@ -90,9 +102,10 @@ record OperatorProcess(
               Clock.systemUTC().instant());
       rendering =
           RenderOptions.injected(
-              "https://" + stateService + "." + namespace + ".svc:" + statePort,
-              ca,
-              render.warmupCalls());
+                  "https://" + stateService + "." + namespace + ".svc:" + statePort,
+                  ca,
+                  render.warmupCalls())
+              .withPorts(render.listenPort(), render.adminPort());
     } else {
       LOG.warn(
           "no state service (TOOLGATE_STATE_SERVICE): each injected sidecar keeps its quotas and"

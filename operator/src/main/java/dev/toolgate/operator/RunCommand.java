@@ -2,7 +2,10 @@ package dev.toolgate.operator;
 
 import dev.toolgate.operator.inject.InjectionOptions;
 import dev.toolgate.operator.render.RenderOptions;
+import dev.toolgate.policy.config.ListenAddress;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,6 +37,9 @@ import picocli.CommandLine.Spec;
           + RenderOptions.MAX_WARMUP_CALLS,
       "                                 (default: the sidecar's own)",
       "  TOOLGATE_NATIVE_SIDECARS       true (Kubernetes 1.29+) or false",
+      "  TOOLGATE_SIDECAR_MCP_PORT / _ADMIN_PORT   the sidecar's ports in the pod (17000 / 17020)",
+      "  TOOLGATE_SIDECAR_PULL_SECRETS  Secrets (comma-separated) of each agent namespace to pull",
+      "                                 the sidecar image with",
       "  TOOLGATE_APPROVAL_SECRET       the Secret with the approvers' public keys, keys.json (default toolgate-approval-keys)",
       "  TOOLGATE_SIGNING_SECRET        the Secret with the configuration-signing key, created when",
       "                                 missing (default toolgate-config-signing)",
@@ -41,6 +47,8 @@ import picocli.CommandLine.Spec;
       "                                 created when missing); without it each sidecar keeps its own",
       "                                 state",
       "  TOOLGATE_STATE_PORT            its API port (default 8443)",
+      "  TOOLGATE_STATE_URL             instead, the https URL of a state service you run, with",
+      "  TOOLGATE_STATE_CA_FILE         a file holding its CA (PEM)",
       "  TOOLGATE_STATE_TOKEN_FILE      the operator's token for it (default "
           + RunCommand.STATE_DIR
           + "/token)",
@@ -63,14 +71,21 @@ final class RunCommand implements Callable<Integer> {
     try {
       injection =
           new InjectionOptions(
-              env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
-              env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
-              env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
-              env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
-              env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
-              namespace,
-              Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
-              env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-keys"));
+                  env("TOOLGATE_SIDECAR_IMAGE", "ghcr.io/toolgate/sidecar:latest"),
+                  env("TOOLGATE_SIDECAR_CPU_REQUEST", "50m"),
+                  env("TOOLGATE_SIDECAR_MEMORY_REQUEST", "96Mi"),
+                  env("TOOLGATE_SIDECAR_MEMORY_LIMIT", "160Mi"),
+                  env("TOOLGATE_SIDECAR_JAVA_OPTS", ""),
+                  namespace,
+                  Boolean.parseBoolean(env("TOOLGATE_NATIVE_SIDECARS", "true")),
+                  env("TOOLGATE_APPROVAL_SECRET", "toolgate-approval-keys"))
+              .withPorts(
+                  port("TOOLGATE_SIDECAR_MCP_PORT", ListenAddress.DEFAULT_PROXY_PORT),
+                  port("TOOLGATE_SIDECAR_ADMIN_PORT", ListenAddress.DEFAULT_ADMIN_PORT),
+                  List.of(env("TOOLGATE_SIDECAR_PULL_SECRETS", "").split(",")).stream()
+                      .map(String::strip)
+                      .filter(n -> !n.isEmpty())
+                      .toList());
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
@@ -79,9 +94,18 @@ final class RunCommand implements Callable<Integer> {
     try {
       warmup = warmupCalls(env("TOOLGATE_SIDECAR_WARMUP_CALLS", null));
       // Checked now; the state service's CA is read from its Secret once the client exists.
-      rendering = RenderOptions.injectedWithoutState(warmup);
+      rendering =
+          RenderOptions.injectedWithoutState(warmup)
+              .withPorts(injection.mcpPort(), injection.adminPort());
     } catch (IllegalArgumentException e) {
       err.println("error: TOOLGATE_SIDECAR_WARMUP_CALLS: " + e.getMessage());
+      return 2;
+    }
+    OperatorProcess.ExternalState external;
+    try {
+      external = externalState();
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
       return 2;
     }
     OperatorProcess process =
@@ -97,7 +121,8 @@ final class RunCommand implements Callable<Integer> {
             env("TOOLGATE_SIGNING_SECRET", "toolgate-config-signing"),
             env("TOOLGATE_STATE_SERVICE", null),
             env("TOOLGATE_STATE_PORT", "8443"),
-            env("TOOLGATE_STATE_TOKEN_FILE", STATE_DIR + "/token"));
+            env("TOOLGATE_STATE_TOKEN_FILE", STATE_DIR + "/token"),
+            external);
     try {
       process.run();
       return 0;
@@ -107,6 +132,30 @@ final class RunCommand implements Callable<Integer> {
     } catch (Exception e) {
       err.println("error: the operator failed: " + e.getMessage());
       return 1;
+    }
+  }
+
+  private static OperatorProcess.ExternalState externalState() {
+    String url = env("TOOLGATE_STATE_URL", null);
+    if (url == null) {
+      return null;
+    }
+    if (!url.startsWith("https://")) {
+      throw new IllegalArgumentException("TOOLGATE_STATE_URL must be an https URL, was " + url);
+    }
+    String ca = env("TOOLGATE_STATE_CA_FILE", null);
+    if (ca == null) {
+      throw new IllegalArgumentException("TOOLGATE_STATE_URL needs TOOLGATE_STATE_CA_FILE");
+    }
+    return new OperatorProcess.ExternalState(url, Path.of(ca));
+  }
+
+  private static int port(String name, int fallback) {
+    String value = env(name, null);
+    try {
+      return value == null ? fallback : Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " takes a port number, was '" + value + "'");
     }
   }
 

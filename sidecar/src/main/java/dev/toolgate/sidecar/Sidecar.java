@@ -44,7 +44,7 @@ public interface Sidecar {
 
   int adminPort();
 
-  /** The URL an MCP client uses for an upstream, e.g. {@code http://127.0.0.1:15000/mcp/api}. */
+  /** The URL an MCP client uses for an upstream, e.g. {@code http://127.0.0.1:17000/mcp/api}. */
   String mcpUrl(String upstream);
 
   /** The configuration in force. */

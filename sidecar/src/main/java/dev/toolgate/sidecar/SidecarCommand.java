@@ -1,5 +1,6 @@
 package dev.toolgate.sidecar;
 
+import dev.toolgate.policy.config.RuntimeOptions;
 import dev.toolgate.policy.config.SharedStateOptions;
 import dev.toolgate.policy.validation.Redacted;
 import dev.toolgate.sidecar.admin.QuotaCommand;
@@ -85,6 +86,17 @@ final class SidecarCommand implements Callable<Integer> {
   boolean allowUnsignedConfig;
 
   @Option(
+      names = "--warmup-calls",
+      paramLabel = "N",
+      description = {
+        "Calls of the warm-up, 0 (off) to "
+            + RuntimeOptions.MAX_WARMUP_CALLS
+            + ", in place of the configuration's runtime.warmupCalls (the injector sets it from a"
+            + " pod's toolgate.dev/sidecar-warmup-calls annotation)."
+      })
+  Integer warmupCalls;
+
+  @Option(
       names = "--check",
       description = "Validate FILE, print the result and exit (0 valid, 2 invalid).")
   boolean check;
@@ -144,6 +156,14 @@ final class SidecarCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(),
           "--start-member goes with --exit-when-ready: the member lives for that run only");
+    }
+    if (warmupCalls != null && (warmupCalls < 0 || warmupCalls > RuntimeOptions.MAX_WARMUP_CALLS)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--warmup-calls must be 0 to "
+              + RuntimeOptions.MAX_WARMUP_CALLS
+              + ", was "
+              + warmupCalls);
     }
     if (!Files.isReadable(config)) {
       err.println("error: cannot read the configuration file " + config);
@@ -233,7 +253,11 @@ final class SidecarCommand implements Callable<Integer> {
     Vertx vertx = Vertx.vertx(Sidecar.vertxOptions());
     try {
       Sidecar sidecar =
-          Sidecar.start(vertx, SidecarOptions.of(config, trust).withAgent(env.get(AGENT_ID_ENV)))
+          Sidecar.start(
+                  vertx,
+                  SidecarOptions.of(config, trust)
+                      .withAgent(env.get(AGENT_ID_ENV))
+                      .withWarmupCalls(warmupCalls))
               .await(30, TimeUnit.SECONDS);
       if (exitWhenReady) {
         int status = probeReadiness(vertx, sidecar).await(10, TimeUnit.SECONDS);

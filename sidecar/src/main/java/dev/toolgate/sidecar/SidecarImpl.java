@@ -226,7 +226,13 @@ final class SidecarImpl implements Sidecar {
    */
   private void warmUp(LoadedConfig loaded) {
     Warmup w =
-        Warmup.start(vertx, loaded, loaded.config().runtime().warmupCalls(), options.clock());
+        Warmup.start(
+            vertx,
+            loaded,
+            options.warmupCalls() != null
+                ? options.warmupCalls()
+                : loaded.config().runtime().warmupCalls(),
+            options.clock());
     warmup = w;
     w.result()
         .onSuccess(

@@ -16,16 +16,27 @@ import java.time.Clock;
  * @param clock the time source of events and expiries
  * @param agentId the workload this sidecar serves, set at admission; null keeps the configuration's
  *     {@code agent.id}
+ * @param warmupCalls the warm-up's calls, set at admission for one pod; null keeps the
+ *     configuration's {@code runtime.warmupCalls}
  */
 public record SidecarOptions(
-    Path configFile, ConfigTrust trust, EventSink events, Clock clock, String agentId) {
+    Path configFile,
+    ConfigTrust trust,
+    EventSink events,
+    Clock clock,
+    String agentId,
+    Integer warmupCalls) {
 
   public SidecarOptions(Path configFile, ConfigTrust trust, EventSink events, Clock clock) {
-    this(configFile, trust, events, clock, null);
+    this(configFile, trust, events, clock, null, null);
   }
 
   public SidecarOptions withAgent(String id) {
-    return new SidecarOptions(configFile, trust, events, clock, id);
+    return new SidecarOptions(configFile, trust, events, clock, id, warmupCalls);
+  }
+
+  public SidecarOptions withWarmupCalls(Integer calls) {
+    return new SidecarOptions(configFile, trust, events, clock, agentId, calls);
   }
 
   public static SidecarOptions of(Path configFile, ConfigTrust trust) {
@@ -39,6 +50,6 @@ public record SidecarOptions(
   }
 
   public SidecarOptions withEvents(EventSink sink) {
-    return new SidecarOptions(configFile, trust, sink, clock, agentId);
+    return new SidecarOptions(configFile, trust, sink, clock, agentId, warmupCalls);
   }
 }

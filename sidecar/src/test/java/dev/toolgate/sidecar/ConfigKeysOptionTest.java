@@ -102,4 +102,23 @@ class ConfigKeysOptionTest {
         .isEqualTo(2);
     assertThat(err.toString()).contains("--config-keys").contains("public keys only");
   }
+
+  @Test
+  void aWarmupOverrideOutsideItsRangeIsRefusedBeforeTheSidecarStarts() throws Exception {
+    String file = config(false).toString();
+
+    assertThat(run(Map.of(), "--config", file, "--allow-unsigned-config", "--warmup-calls", "-1"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--warmup-calls must be 0 to");
+    assertThat(
+            run(
+                Map.of(),
+                "--config",
+                file,
+                "--allow-unsigned-config",
+                "--warmup-calls",
+                "0",
+                "--check"))
+        .isZero();
+  }
 }

@@ -55,7 +55,7 @@ class ImageRecipeTest {
     Files.createDirectories(root.resolve("conf"));
     Files.writeString(
         root.resolve("conf/training.yaml"),
-        "listen: {port: 15000}\nadmin: {port: 15020}\nsharedState: {members: [\"127.0.0.1:5701\"]}\n");
+        "listen: {port: 17000}\nadmin: {port: 17020}\nsharedState: {members: [\"127.0.0.1:5701\"]}\n");
     Files.writeString(root.resolve("conf/jvm.options"), "-Xmx64m\n");
     ImageRecipe recipe =
         recipe(
@@ -66,7 +66,7 @@ class ImageRecipeTest {
 
     String staged = Files.readString(app.resolve("training.yaml"));
     assertThat(staged)
-        .doesNotContain("15000", "15020", "5701")
+        .doesNotContain("17000", "17020", "5701")
         .contains("port: 400", "127.0.0.1:400");
     assertThat(app.resolve("jvm.options")).hasContent("-Xmx64m");
   }

@@ -102,7 +102,7 @@ class ImageRecipesIT {
   void theSidecarImageRecordsAnArchivePerModeThatItsEntrypointAndTheOperatorMap() throws Exception {
     ImageRecipe recipe = ImageRecipe.of(ROOT, "sidecar/Dockerfile");
     checkCommon(recipe);
-    assertThat(recipe.last("EXPOSE")).isEqualTo("15000 15020");
+    assertThat(recipe.last("EXPOSE")).isEqualTo("17000 17020");
     // The training configurations' fixed ports become free ones: the suite never binds a fixed
     // port.
     recipe.stage(app, LoopbackPorts::next);

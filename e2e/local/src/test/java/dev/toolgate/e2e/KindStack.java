@@ -87,7 +87,7 @@ final class KindStack implements Toolgate {
       for (String pod : stack.pods.subList(0, 2)) {
         int mcp = LoopbackPorts.next();
         int admin = LoopbackPorts.next();
-        stack.forward("pod/" + pod, mcp + ":15000", admin + ":15020");
+        stack.forward("pod/" + pod, mcp + ":17000", admin + ":17020");
         Endpoint endpoint = new Endpoint(pod, mcp, admin);
         await(pod + "'s sidecar is ready")
             .atMost(Duration.ofSeconds(60))

@@ -62,6 +62,9 @@ public final class AdmissionReviews {
                     .encodeToString(
                         injector.patch(pod, namespace).getBytes(StandardCharsets.UTF_8)));
       }
+      if (!decision.warnings().isEmpty()) {
+        response.withWarnings(decision.warnings());
+      }
       response.withStatus(
           new io.fabric8.kubernetes.api.model.StatusBuilder()
               .withMessage(String.join("; ", decision.reasons()))

@@ -18,6 +18,10 @@ package dev.toolgate.operator.inject;
  * @param configKeys the public keys (a JWK set) every sidecar checks its configuration's signature
  *     with, set in the sidecar container's environment alone; null before the operator has read its
  *     signing key
+ * @param mcpPort the sidecar's MCP port in the pod (the rendered {@code listen.port})
+ * @param adminPort its admin port (the rendered {@code admin.port})
+ * @param imagePullSecrets Secrets of the agent's namespace the kubelet pulls the sidecar image
+ *     with, added to the pod's own
  */
 public record InjectionOptions(
     String image,
@@ -28,11 +32,22 @@ public record InjectionOptions(
     String operatorNamespace,
     boolean nativeSidecars,
     String approvalSecret,
-    String configKeys) {
+    String configKeys,
+    int mcpPort,
+    int adminPort,
+    java.util.List<String> imagePullSecrets) {
 
   public static final String ANNOTATION_INJECT = "toolgate.dev/inject";
   public static final String ANNOTATION_POLICY = "toolgate.dev/policy";
   public static final String ANNOTATION_INJECTED = "toolgate.dev/injected";
+
+  /** Per-pod overrides of the sidecar, read by {@link PodOverrides}. */
+  public static final String ANNOTATION_CPU_REQUEST = "toolgate.dev/sidecar-cpu-request";
+
+  public static final String ANNOTATION_MEMORY_REQUEST = "toolgate.dev/sidecar-memory-request";
+  public static final String ANNOTATION_MEMORY_LIMIT = "toolgate.dev/sidecar-memory-limit";
+  public static final String ANNOTATION_WARMUP_CALLS = "toolgate.dev/sidecar-warmup-calls";
+  public static final String ANNOTATION_LOG_LEVEL = "toolgate.dev/sidecar-log-level";
 
   /** The label of injected pods: what the chart's PodMonitor selects to scrape the sidecars. */
   public static final String LABEL_SIDECAR = "toolgate.dev/sidecar";
@@ -116,7 +131,10 @@ public record InjectionOptions(
         operatorNamespace,
         nativeSidecars,
         approvalSecret,
-        null);
+        null,
+        dev.toolgate.policy.config.ListenAddress.DEFAULT_PROXY_PORT,
+        dev.toolgate.policy.config.ListenAddress.DEFAULT_ADMIN_PORT,
+        java.util.List.of());
   }
 
   /** The same options with the signing key's public half. */
@@ -130,10 +148,41 @@ public record InjectionOptions(
         operatorNamespace,
         nativeSidecars,
         approvalSecret,
-        keys);
+        keys,
+        mcpPort,
+        adminPort,
+        imagePullSecrets);
+  }
+
+  /** The same options with the sidecar on other ports and pulled with these Secrets. */
+  public InjectionOptions withPorts(int mcp, int admin, java.util.List<String> pullSecrets) {
+    return new InjectionOptions(
+        image,
+        cpuRequest,
+        memoryRequest,
+        memoryLimit,
+        javaOpts,
+        operatorNamespace,
+        nativeSidecars,
+        approvalSecret,
+        configKeys,
+        mcp,
+        admin,
+        pullSecrets);
   }
 
   public InjectionOptions {
+    imagePullSecrets =
+        imagePullSecrets == null ? java.util.List.of() : java.util.List.copyOf(imagePullSecrets);
+    for (int port : new int[] {mcpPort, adminPort}) {
+      if (port < 1024 || port > 65535) {
+        throw new IllegalArgumentException("sidecar ports must be 1024 to 65535, was " + port);
+      }
+    }
+    if (mcpPort == adminPort) {
+      throw new IllegalArgumentException(
+          "the sidecar's MCP and admin ports must differ, both were " + mcpPort);
+    }
     javaOpts = javaOpts == null ? "" : javaOpts.strip();
     for (String option : javaOpts.split("\\s+")) {
       // The launcher refuses a main class or -jar in JDK_JAVA_OPTIONS: every sidecar would fail to

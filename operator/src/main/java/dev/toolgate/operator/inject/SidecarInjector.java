@@ -31,7 +31,15 @@ public final class SidecarInjector {
   }
 
   /** Whether to inject, and why (or why not). */
-  public record Decision(boolean inject, List<String> reasons) {}
+  /** Whether to inject, why, and what of the pod's overrides was not used (admission warnings). */
+  public record Decision(boolean inject, List<String> reasons, List<String> warnings) {
+    public Decision(boolean inject, List<String> reasons) {
+      this(inject, reasons, List.of());
+    }
+  }
+
+  /** The sidecar's logger (slf4j-simple) reads its level from this system property. */
+  static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
 
   public Decision decide(Pod pod, String namespace) {
     Map<String, String> annotations =
@@ -53,7 +61,8 @@ public final class SidecarInjector {
         true,
         List.of(
             "annotated " + InjectionOptions.ANNOTATION_INJECT + ": \"true\"",
-            "policy " + policy(annotations)));
+            "policy " + policy(annotations)),
+        PodOverrides.of(annotations, options).warnings());
   }
 
   /** The JSON patch (RFC 6902) that injects the sidecar, as text. */
@@ -74,7 +83,8 @@ public final class SidecarInjector {
   public Pod inject(Pod pod, String namespace) {
     Map<String, String> annotations = pod.getMetadata().getAnnotations();
     String policy = policy(annotations == null ? Map.of() : annotations);
-    Container sidecar = sidecar(Workload.of(pod, namespace));
+    PodOverrides overrides = PodOverrides.of(annotations == null ? Map.of() : annotations, options);
+    Container sidecar = sidecar(Workload.of(pod, namespace), overrides);
     PodBuilder builder =
         new PodBuilder(pod)
             .editMetadata()
@@ -96,10 +106,22 @@ public final class SidecarInjector {
       agents.add(
           new ContainerBuilder(c)
               .addToEnv(
-                  new EnvVar(InjectionOptions.ENV_MCP_BASE, "http://127.0.0.1:15000/mcp", null))
+                  new EnvVar(
+                      InjectionOptions.ENV_MCP_BASE,
+                      "http://127.0.0.1:" + options.mcpPort() + "/mcp",
+                      null))
               .build());
     }
     builder.editSpec().withContainers(agents).endSpec();
+    for (String secret : options.imagePullSecrets()) {
+      boolean present =
+          pod.getSpec().getImagePullSecrets() != null
+              && pod.getSpec().getImagePullSecrets().stream()
+                  .anyMatch(r -> secret.equals(r.getName()));
+      if (!present) {
+        builder.editSpec().addNewImagePullSecret(secret).endSpec();
+      }
+    }
     if (options.nativeSidecars()) {
       builder
           .editSpec()
@@ -111,19 +133,25 @@ public final class SidecarInjector {
     return builder.build();
   }
 
-  private Container sidecar(String workload) {
+  private Container sidecar(String workload, PodOverrides overrides) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("--config", InjectionOptions.CONFIG_DIR + "/" + Revisions.CONFIG_KEY));
+    if (overrides.warmupCalls() != null) {
+      args.addAll(List.of("--warmup-calls", Integer.toString(overrides.warmupCalls())));
+    }
     ContainerBuilder sidecar =
         new ContainerBuilder()
             .withName(InjectionOptions.CONTAINER)
             .withImage(options.image())
-            .withArgs("--config", InjectionOptions.CONFIG_DIR + "/" + Revisions.CONFIG_KEY)
+            .withArgs(args)
             .addNewPort()
             .withName("mcp")
-            .withContainerPort(15000)
+            .withContainerPort(options.mcpPort())
             .endPort()
             .addNewPort()
             .withName("admin")
-            .withContainerPort(15020)
+            .withContainerPort(options.adminPort())
             .endPort()
             .withNewStartupProbe()
             .withNewHttpGet()
@@ -140,9 +168,9 @@ public final class SidecarInjector {
             .endHttpGet()
             .endReadinessProbe()
             .withNewResources()
-            .addToRequests("cpu", new Quantity(options.cpuRequest()))
-            .addToRequests("memory", new Quantity(options.memoryRequest()))
-            .addToLimits("memory", new Quantity(options.memoryLimit()))
+            .addToRequests("cpu", new Quantity(overrides.cpuRequest()))
+            .addToRequests("memory", new Quantity(overrides.memoryRequest()))
+            .addToLimits("memory", new Quantity(overrides.memoryLimit()))
             .endResources()
             // Pod Security Standards' "restricted" profile asks each container for all of these: a
             // sidecar short of one would get the agent's pod refused in a namespace that enforces
@@ -200,12 +228,14 @@ public final class SidecarInjector {
             .withMountPath("/tmp")
             .endVolumeMount();
     // Replaces the image's JDK_JAVA_OPTIONS: the client-mode archive, then the chart's options.
-    String archive = "-XX:SharedArchiveFile=" + InjectionOptions.CLIENT_ARCHIVE;
-    sidecar.addToEnv(
-        new EnvVar(
-            InjectionOptions.ENV_JAVA_OPTIONS,
-            options.javaOpts().isEmpty() ? archive : archive + " " + options.javaOpts(),
-            null));
+    String javaOptions = "-XX:SharedArchiveFile=" + InjectionOptions.CLIENT_ARCHIVE;
+    if (!options.javaOpts().isEmpty()) {
+      javaOptions += " " + options.javaOpts();
+    }
+    if (overrides.logLevel() != null) {
+      javaOptions += " -D" + LOG_LEVEL_PROPERTY + "=" + overrides.logLevel();
+    }
+    sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_JAVA_OPTIONS, javaOptions, null));
     // The agent id per-agent quotas count under: the pod's workload, fixed at admission.
     sidecar.addToEnv(new EnvVar(InjectionOptions.ENV_AGENT_ID, workload, null));
     if (options.configKeys() != null) {

@@ -217,6 +217,27 @@ public record RenderOptions(
         dev.toolgate.operator.inject.InjectionOptions.UPSTREAMS_DIR);
   }
 
+  /** The same options with the sidecar listening on other ports. */
+  public RenderOptions withPorts(int listen, int admin) {
+    return new RenderOptions(
+        revision,
+        agentId,
+        sharedStateMode,
+        hazelcastServiceDns,
+        hazelcastMembers,
+        approvalKeysFile,
+        adminTokenFile,
+        adminHost,
+        sharedStatePort,
+        upstreamUrls,
+        listen,
+        admin,
+        warmupCalls,
+        stateApi,
+        notifySecretFile,
+        upstreamCredentialsDir);
+  }
+
   /** The same options for another revision. */
   public RenderOptions forRevision(long other) {
     return new RenderOptions(

@@ -52,6 +52,16 @@ class ToolPolicyRulesTest {
   }
 
   @Test
+  void theExamplePolicyAppliesAsWrittenInAnyNamespace() throws Exception {
+    String example = Files.readString(Path.of("../examples/toolpolicy.yaml"));
+    ToolPolicy policy = new KubernetesSerialization().unmarshal(example, ToolPolicy.class);
+
+    assertThat(crd.errors(example)).isEmpty();
+    assertThat(policy.getMetadata().getNamespace()).isNull();
+    assertThat(PolicyValidator.validate(policy.getSpec())).isEmpty();
+  }
+
+  @Test
   void budgetLayersMustNestWithTheDefaultsFillingTheGaps() {
     assertThat(errors("  budget: {backendMs: 12000}\n"))
         .containsExactly(

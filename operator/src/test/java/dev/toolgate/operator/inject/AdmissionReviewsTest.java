@@ -58,6 +58,21 @@ class AdmissionReviewsTest {
   }
 
   @Test
+  void anOverrideTheInjectorCannotUseComesBackAsAWarningKubectlPrints() throws Exception {
+    Pod pod = SERIALIZATION.unmarshal(Files.readString(SidecarInjectorTest.POD), Pod.class);
+    pod.getMetadata().getAnnotations().put(InjectionOptions.ANNOTATION_CPU_REQUEST, "lots");
+
+    AdmissionReviews.Answer answer = reviews.answer(review(pod, "ops"));
+    AdmissionReview parsed = SERIALIZATION.unmarshal(answer.json(), AdmissionReview.class);
+
+    assertThat(answer.result()).isEqualTo("injected");
+    assertThat(parsed.getResponse().getWarnings())
+        .singleElement()
+        .asString()
+        .contains(InjectionOptions.ANNOTATION_CPU_REQUEST, "'lots'", "50m");
+  }
+
+  @Test
   void admitsAPodItSkipsUnchanged() throws Exception {
     Pod pod = SERIALIZATION.unmarshal(Files.readString(SidecarInjectorTest.POD), Pod.class);
 

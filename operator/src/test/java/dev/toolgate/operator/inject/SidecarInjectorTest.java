@@ -39,7 +39,10 @@ public class SidecarInjectorTest {
           "toolgate",
           true,
           "toolgate-approval-keys",
-          CONFIG_KEYS);
+          CONFIG_KEYS,
+          dev.toolgate.policy.config.ListenAddress.DEFAULT_PROXY_PORT,
+          dev.toolgate.policy.config.ListenAddress.DEFAULT_ADMIN_PORT,
+          java.util.List.of());
 
   private final SidecarInjector injector = new SidecarInjector(OPTIONS);
 
@@ -159,7 +162,7 @@ public class SidecarInjectorTest {
     Container agent = injected.getSpec().getContainers().get(0);
     assertThat(agent.getEnv())
         .extracting(e -> e.getName() + "=" + e.getValue())
-        .contains("LOG_LEVEL=info", "TOOLGATE_MCP_BASE_URL=http://127.0.0.1:15000/mcp");
+        .contains("LOG_LEVEL=info", "TOOLGATE_MCP_BASE_URL=http://127.0.0.1:17000/mcp");
     assertThat(injected.getMetadata().getAnnotations())
         .containsEntry("toolgate.dev/injected", "policy=deployment-tools");
   }
@@ -252,5 +255,129 @@ public class SidecarInjectorTest {
             () ->
                 new InjectionOptions("img", "50m", "96Mi", "160Mi", "Main", "toolgate", true, "k"))
         .hasMessageContaining("each starting with '-'");
+  }
+
+  private static Pod annotated(Map<String, String> extra) throws Exception {
+    Pod pod = pod();
+    pod.getMetadata().getAnnotations().putAll(extra);
+    return pod;
+  }
+
+  private static Container sidecarOf(Pod injected) {
+    return injected.getSpec().getInitContainers().stream()
+        .filter(c -> c.getName().equals(InjectionOptions.CONTAINER))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  @Test
+  void aPodTunesItsOwnSidecarByAnnotation() throws Exception {
+    Pod pod =
+        annotated(
+            Map.of(
+                InjectionOptions.ANNOTATION_CPU_REQUEST, "20m",
+                InjectionOptions.ANNOTATION_MEMORY_REQUEST, "128Mi",
+                InjectionOptions.ANNOTATION_MEMORY_LIMIT, "256Mi",
+                InjectionOptions.ANNOTATION_WARMUP_CALLS, "0",
+                InjectionOptions.ANNOTATION_LOG_LEVEL, "debug"));
+
+    Container sidecar = sidecarOf(apply(pod, injector.patch(pod)));
+
+    assertThat(sidecar.getResources().getRequests().get("cpu").toString()).isEqualTo("20m");
+    assertThat(sidecar.getResources().getRequests().get("memory").toString()).isEqualTo("128Mi");
+    assertThat(sidecar.getResources().getLimits().get("memory").toString()).isEqualTo("256Mi");
+    assertThat(sidecar.getArgs()).containsSubsequence("--warmup-calls", "0");
+    assertThat(sidecar.getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo(InjectionOptions.ENV_JAVA_OPTIONS);
+              assertThat(e.getValue())
+                  .endsWith("-D" + SidecarInjector.LOG_LEVEL_PROPERTY + "=debug");
+            });
+    assertThat(injector.decide(pod, "ops").warnings()).isEmpty();
+  }
+
+  @Test
+  void anOverrideItCannotUseIsLeftOutWithAWarningAndTheDefaultApplies() throws Exception {
+    Pod pod =
+        annotated(
+            Map.of(
+                InjectionOptions.ANNOTATION_MEMORY_LIMIT, "16Mi",
+                InjectionOptions.ANNOTATION_WARMUP_CALLS, "-1; rm -rf /",
+                InjectionOptions.ANNOTATION_LOG_LEVEL, "verbose -Dx=" + "y".repeat(500)));
+
+    Container sidecar = sidecarOf(apply(pod, injector.patch(pod)));
+    var decision = injector.decide(pod, "ops");
+
+    assertThat(decision.inject()).isTrue();
+    assertThat(sidecar.getResources().getLimits().get("memory").toString()).isEqualTo("160Mi");
+    assertThat(sidecar.getArgs()).doesNotContain("--warmup-calls");
+    assertThat(sidecar.getEnv())
+        .noneMatch(e -> e.getValue() != null && e.getValue().contains("-Dx="));
+    assertThat(decision.warnings())
+        .hasSize(3)
+        .anySatisfy(w -> assertThat(w).startsWith(InjectionOptions.ANNOTATION_MEMORY_LIMIT))
+        .allSatisfy(w -> assertThat(w.length()).isLessThan(200));
+  }
+
+  @Test
+  void theSidecarListensOnTheConfiguredPortsAndIsPulledWithTheConfiguredSecrets() throws Exception {
+    SidecarInjector elsewhere =
+        new SidecarInjector(
+            OPTIONS.withPorts(18000, 18020, java.util.List.of("registry", "mirror")));
+    Pod pod = pod();
+    pod.getSpec()
+        .setImagePullSecrets(
+            java.util.List.of(
+                new io.fabric8.kubernetes.api.model.LocalObjectReference("registry")));
+
+    Pod injected = apply(pod, elsewhere.patch(pod));
+
+    assertThat(sidecarOf(injected).getPorts())
+        .extracting(p -> p.getContainerPort())
+        .containsExactly(18000, 18020);
+    assertThat(injected.getSpec().getContainers().get(0).getEnv())
+        .anySatisfy(e -> assertThat(e.getValue()).isEqualTo("http://127.0.0.1:18000/mcp"));
+    assertThat(injected.getSpec().getImagePullSecrets())
+        .extracting(r -> r.getName())
+        .containsExactly("registry", "mirror");
+    assertThatThrownBy(() -> OPTIONS.withPorts(17000, 17000, java.util.List.of()))
+        .hasMessageContaining("must differ");
+    assertThatThrownBy(() -> OPTIONS.withPorts(80, 17020, java.util.List.of()))
+        .hasMessageContaining("1024 to 65535");
+  }
+
+  @Test
+  void theExampleAgentGetsItsSidecarAndTheAddressOfItsMcpServers() throws Exception {
+    io.fabric8.kubernetes.api.model.apps.Deployment example =
+        SERIALIZATION.unmarshal(
+            Files.readString(Path.of("../examples/agent.yaml")),
+            io.fabric8.kubernetes.api.model.apps.Deployment.class);
+    Pod pod =
+        new io.fabric8.kubernetes.api.model.PodBuilder()
+            .withMetadata(example.getSpec().getTemplate().getMetadata())
+            .withSpec(example.getSpec().getTemplate().getSpec())
+            .editMetadata()
+            .withNamespace("agents")
+            .endMetadata()
+            .build();
+
+    Pod injected = apply(pod, injector.patch(pod, "agents"));
+
+    assertThat(injector.decide(pod, "agents").inject()).isTrue();
+    assertThat(sidecarOf(injected).getVolumeMounts()).isNotEmpty();
+    assertThat(injected.getSpec().getVolumes())
+        .anySatisfy(
+            v ->
+                assertThat(v.getConfigMap() == null ? null : v.getConfigMap().getName())
+                    .isEqualTo("toolgate-agent-tools"));
+    assertThat(injected.getSpec().getContainers().get(0).getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo(InjectionOptions.ENV_MCP_BASE);
+              assertThat(e.getValue()).isEqualTo("http://127.0.0.1:17000/mcp");
+            });
+    assertThat(injected.getSpec().getContainers().get(0).getArgs().get(0))
+        .contains("$TOOLGATE_MCP_BASE_URL/deployment-api");
   }
 }

@@ -76,8 +76,8 @@ class InjectedAdminApiIT {
     String local =
         rendered
             .replace("\"/etc/toolgate/", "\"" + mounts.resolve("etc/toolgate") + "/")
-            .replace("port: 15000", "port: 0")
-            .replace("port: 15020", "port: 0")
+            .replace("port: 17000", "port: 0")
+            .replace("port: 17020", "port: 0")
             .replace("host: \"0.0.0.0\"", "host: \"127.0.0.1\"");
     ConfigSigner signer = new ConfigSigner(SigningKey.generate("operator"));
     Path config = dir.resolve("sidecar.yaml");

@@ -27,8 +27,8 @@ public record ListenAddress(
   }
 
   public static final String DEFAULT_HOST = "127.0.0.1";
-  public static final int DEFAULT_PROXY_PORT = 15000;
-  public static final int DEFAULT_ADMIN_PORT = 15020;
+  public static final int DEFAULT_PROXY_PORT = 17000;
+  public static final int DEFAULT_ADMIN_PORT = 17020;
 
   public ListenAddress {
     host = host == null ? DEFAULT_HOST : host;

@@ -59,7 +59,7 @@ public final class QuotaCommand implements Callable<Integer> {
     @Option(
         names = "--admin",
         paramLabel = "URL",
-        defaultValue = "http://127.0.0.1:15020",
+        defaultValue = "http://127.0.0.1:17020",
         description = "The sidecar's admin listener (default ${DEFAULT-VALUE}).")
     URI admin;
 

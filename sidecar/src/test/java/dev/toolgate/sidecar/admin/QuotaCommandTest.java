@@ -71,6 +71,6 @@ class QuotaCommandTest {
     assertThat(out.toString())
         .contains("--session=ID")
         .contains("--token-file=FILE")
-        .contains("default http://127.0.0.1:15020");
+        .contains("default http://127.0.0.1:17020");
   }
 }

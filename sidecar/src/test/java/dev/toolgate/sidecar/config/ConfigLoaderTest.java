@@ -77,7 +77,7 @@ class ConfigLoaderTest {
 
     var policy = loaded.config().policy();
     assertThat(loaded.config().revision()).isEqualTo(1);
-    assertThat(loaded.config().listen().port()).isEqualTo(15000);
+    assertThat(loaded.config().listen().port()).isEqualTo(17000);
     assertThat(policy.budget().backendMs()).isEqualTo(7000);
     var get = policy.rule("deployment-api", "get_deployment_job");
     assertThat(get.retry().retryOn())
@@ -152,8 +152,8 @@ class ConfigLoaderTest {
   void appliesLoopbackAndDefaultPortsWhenListenIsAbsent() throws Exception {
     SidecarConfig config = parse(MINIMAL).config();
 
-    assertThat(config.listen()).isEqualTo(new ListenAddress("127.0.0.1", 15000));
-    assertThat(config.admin()).isEqualTo(new AdminOptions("127.0.0.1", 15020, null));
+    assertThat(config.listen()).isEqualTo(new ListenAddress("127.0.0.1", 17000));
+    assertThat(config.admin()).isEqualTo(new AdminOptions("127.0.0.1", 17020, null));
     assertThat(config.runtime().maxBodyBytes()).isEqualTo(RuntimeOptions.DEFAULT_MAX_BODY_BYTES);
   }
 

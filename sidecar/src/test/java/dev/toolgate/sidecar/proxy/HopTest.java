@@ -11,7 +11,7 @@ class HopTest {
     return MultiMap.caseInsensitiveMultiMap()
         .add("Connection", "keep-alive")
         .add("TRANSFER-ENCODING", "chunked")
-        .add("Host", "127.0.0.1:15000")
+        .add("Host", "127.0.0.1:17000")
         .add("content-length", "120")
         .add("Toolgate-Approval", "token")
         .add("TOOLGATE-Deadline-Ms", "5000")

@@ -134,8 +134,8 @@ public final class SidecarFixture implements AutoCloseable {
     String yaml =
         Files.readString(DEMO_CONFIG)
             .replace("http://127.0.0.1:18080/mcp", backendUrl)
-            .replace("port: 15000", "port: 0")
-            .replace("port: 15020", "port: 0")
+            .replace("port: 17000", "port: 0")
+            .replace("port: 17020", "port: 0")
             .replace("revision: 1", "revision: " + revision);
     StringBuilder upstreams = new StringBuilder("upstreams:\n");
     extraUpstreams.forEach(

@@ -22,7 +22,7 @@ public final class ImageRecipe {
 
   private static final String APP = "/app/";
   private static final JsonFactory JSON = new JsonFactory();
-  private static final List<String> FIXED_PORTS = List.of("15000", "15020", "5701");
+  private static final List<String> FIXED_PORTS = List.of("17000", "17020", "5701");
 
   /** Where a free loopback port comes from. */
   @FunctionalInterface
@@ -98,7 +98,7 @@ public final class ImageRecipe {
   /**
    * Copies what the recipe copies into {@code /app} to {@code app}, emptied first (an archive an
    * earlier staging recorded must not pass for this recipe's); in the YAML files among them the
-   * fixed ports (15000, 15020, 5701) become free ones, since a test or a benchmark never binds a
+   * fixed ports (17000, 17020, 5701) become free ones, since a test or a benchmark never binds a
    * fixed port.
    */
   public void stage(Path app, FreePorts freePorts) throws IOException {
