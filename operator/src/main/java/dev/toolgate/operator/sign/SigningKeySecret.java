@@ -1,11 +1,9 @@
 package dev.toolgate.operator.sign;
 
+import dev.toolgate.operator.secret.SharedSecrets;
 import dev.toolgate.trust.SigningKey;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -26,35 +24,22 @@ public final class SigningKeySecret {
   /** Reads the key, creating the Secret with {@code generate}'s key when there is none yet. */
   public static SigningKey loadOrCreate(
       KubernetesClient client, String namespace, String name, Supplier<SigningKey> generate) {
-    Secret existing = client.secrets().inNamespace(namespace).withName(name).get();
+    Secret existing = SharedSecrets.get(client, namespace, name);
     if (existing != null) {
       return read(existing);
     }
     SigningKey created = generate.get();
     Secret secret =
-        new SecretBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .addToLabels("app.kubernetes.io/part-of", "toolgate")
-            .endMetadata()
-            .withType("Opaque")
-            .withData(
-                Map.of(
-                    DATA_KEY,
-                    Base64.getEncoder()
-                        .encodeToString(created.toPrivateJson().getBytes(StandardCharsets.UTF_8))))
-            .build();
-    try {
-      client.secrets().inNamespace(namespace).resource(secret).create();
-      return created;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      // Another replica created it first: use that one.
-      return read(client.secrets().inNamespace(namespace).withName(name).get());
-    }
+        SharedSecrets.of(
+            namespace,
+            name,
+            "Opaque",
+            Map.of(
+                DATA_KEY,
+                Base64.getEncoder()
+                    .encodeToString(created.toPrivateJson().getBytes(StandardCharsets.UTF_8))));
+    // Another replica may have created it first: the key is the one that won.
+    return read(SharedSecrets.createOrRead(client, secret));
   }
 
   private static SigningKey read(Secret secret) {

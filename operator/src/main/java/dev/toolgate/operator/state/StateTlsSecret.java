@@ -1,11 +1,9 @@
 package dev.toolgate.operator.state;
 
+import dev.toolgate.operator.secret.SharedSecrets;
 import dev.toolgate.operator.webhook.WebhookCertificates;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,34 +27,21 @@ public final class StateTlsSecret {
   /** The CA (PEM), creating the Secret for {@code names} when there is none yet. */
   public static String caOf(
       KubernetesClient client, String namespace, String name, List<String> names, Instant now) {
-    Secret existing = client.secrets().inNamespace(namespace).withName(name).get();
+    Secret existing = SharedSecrets.get(client, namespace, name);
     if (existing != null) {
       return ca(existing);
     }
     WebhookCertificates certs = WebhookCertificates.generate(names, now, VALIDITY);
     Secret secret =
-        new SecretBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .addToLabels("app.kubernetes.io/part-of", "toolgate")
-            .endMetadata()
-            .withType("kubernetes.io/tls")
-            .withData(
-                Map.of(
-                    "tls.crt", base64(certs.serverPem()),
-                    "tls.key", base64(certs.keyPem()),
-                    "ca.crt", base64(certs.caPem())))
-            .build();
-    try {
-      client.secrets().inNamespace(namespace).resource(secret).create();
-      return certs.caPem();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      return ca(client.secrets().inNamespace(namespace).withName(name).get());
-    }
+        SharedSecrets.of(
+            namespace,
+            name,
+            "kubernetes.io/tls",
+            Map.of(
+                "tls.crt", base64(certs.serverPem()),
+                "tls.key", base64(certs.keyPem()),
+                "ca.crt", base64(certs.caPem())));
+    return ca(SharedSecrets.createOrRead(client, secret));
   }
 
   /** The names a certificate for the Service {@code service} must carry. */

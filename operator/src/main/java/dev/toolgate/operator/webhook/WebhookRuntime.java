@@ -2,16 +2,10 @@ package dev.toolgate.operator.webhook;
 
 import dev.toolgate.operator.health.OperatorMetrics;
 import dev.toolgate.operator.inject.AdmissionReviews;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -97,7 +91,7 @@ public final class WebhookRuntime implements AutoCloseable {
       } else {
         serve(certificates(source, clock));
       }
-      notReady = trustGap();
+      notReady = CaBundle.trustGap(client, configuration, server.serving().server());
     } catch (Exception e) {
       notReady = "webhook maintenance failed: " + e.getMessage();
       LOG.warn(notReady);
@@ -112,35 +106,6 @@ public final class WebhookRuntime implements AutoCloseable {
           next.ca().getSubjectX500Principal().getName(),
           next.server().getNotAfter().toInstant());
     }
-  }
-
-  /** Null when the webhook configuration trusts the certificate served, else why not. */
-  private String trustGap() throws IOException {
-    MutatingWebhookConfiguration config =
-        client
-            .admissionRegistration()
-            .v1()
-            .mutatingWebhookConfigurations()
-            .withName(configuration)
-            .get();
-    if (config == null) {
-      return "the MutatingWebhookConfiguration " + configuration + " does not exist";
-    }
-    X509Certificate served = server.serving().server();
-    for (MutatingWebhook webhook : config.getWebhooks()) {
-      String bundle = webhook.getClientConfig().getCaBundle();
-      List<X509Certificate> trusted =
-          bundle == null || bundle.isBlank()
-              ? List.of()
-              : Certificates.certificates(
-                  new String(Base64.getDecoder().decode(bundle), StandardCharsets.US_ASCII));
-      if (trusted.stream().noneMatch(ca -> Certificates.signedBy(served, ca))) {
-        return "the caBundle of webhook "
-            + webhook.getName()
-            + " does not trust the served certificate yet";
-      }
-    }
-    return null;
   }
 
   /** Null when ready to take reviews, else why not. */

@@ -1,11 +1,10 @@
 package dev.toolgate.operator.webhook;
 
+import dev.toolgate.operator.secret.SharedSecrets;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
@@ -55,47 +54,20 @@ public final class WebhookTlsSecret {
    * stored. A write another replica won is read back.
    */
   public WebhookTls ensure(Instant now) throws IOException {
-    Secret stored = client.secrets().inNamespace(namespace).withName(name).get();
+    Secret stored = SharedSecrets.get(client, namespace, name);
     if (stored == null) {
-      return create(WebhookTls.create(names, now));
+      WebhookTls fresh = WebhookTls.create(names, now);
+      return read(
+          SharedSecrets.createOrRead(
+              client, SharedSecrets.of(namespace, name, "Opaque", data(fresh))));
     }
     WebhookTls current = read(stored);
     WebhookTls due = current.rotated(names, now);
     if (due == current) {
       return current;
     }
-    Secret updated = new SecretBuilder(stored).withData(data(due)).build();
-    try {
-      client.secrets().inNamespace(namespace).resource(updated).update();
-      return due;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      return read(client.secrets().inNamespace(namespace).withName(name).get());
-    }
-  }
-
-  private WebhookTls create(WebhookTls fresh) throws IOException {
-    Secret secret =
-        new SecretBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .addToLabels("app.kubernetes.io/part-of", "toolgate")
-            .endMetadata()
-            .withType("Opaque")
-            .withData(data(fresh))
-            .build();
-    try {
-      client.secrets().inNamespace(namespace).resource(secret).create();
-      return fresh;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      return read(client.secrets().inNamespace(namespace).withName(name).get());
-    }
+    return read(
+        SharedSecrets.updateOrRead(client, new SecretBuilder(stored).withData(data(due)).build()));
   }
 
   static Map<String, String> data(WebhookTls tls) {

@@ -3,7 +3,6 @@ package dev.toolgate.operator.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.nio.charset.StandardCharsets;
@@ -19,29 +18,7 @@ class CaBundleTest {
 
   @Test
   void patchesTheCaIntoEveryWebhookOfTheConfigurationOnce() {
-    client
-        .admissionRegistration()
-        .v1()
-        .mutatingWebhookConfigurations()
-        .resource(
-            new MutatingWebhookConfigurationBuilder()
-                .withNewMetadata()
-                .withName("toolgate-injector")
-                .endMetadata()
-                .addNewWebhook()
-                .withName("inject.toolgate.dev")
-                .withNewClientConfig()
-                .withNewService()
-                .withName("toolgate-webhook")
-                .withNamespace("toolgate")
-                .withPath("/mutate")
-                .endService()
-                .endClientConfig()
-                .withAdmissionReviewVersions("v1")
-                .withSideEffects("None")
-                .endWebhook()
-                .build())
-        .create();
+    ChartWebhookConfiguration.create(client, "toolgate-injector");
     String ca =
         WebhookCertificates.generate(
                 List.of("toolgate-webhook.toolgate.svc"), Instant.now(), WebhookTls.SERVER_VALIDITY)

@@ -7,7 +7,6 @@ import dev.toolgate.operator.inject.AdmissionReviews;
 import dev.toolgate.operator.inject.SidecarInjector;
 import dev.toolgate.operator.inject.SidecarInjectorTest;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -79,29 +78,7 @@ class WebhookRuntimeTest {
 
   @BeforeEach
   void installTheWebhookConfigurationAsTheChartDoes() {
-    client
-        .admissionRegistration()
-        .v1()
-        .mutatingWebhookConfigurations()
-        .resource(
-            new MutatingWebhookConfigurationBuilder()
-                .withNewMetadata()
-                .withName(CONFIGURATION)
-                .endMetadata()
-                .addNewWebhook()
-                .withName("inject.toolgate.dev")
-                .withNewClientConfig()
-                .withNewService()
-                .withName("toolgate-webhook")
-                .withNamespace("toolgate")
-                .withPath("/mutate")
-                .endService()
-                .endClientConfig()
-                .withAdmissionReviewVersions("v1")
-                .withSideEffects("None")
-                .endWebhook()
-                .build())
-        .create();
+    ChartWebhookConfiguration.create(client, CONFIGURATION);
   }
 
   @AfterEach

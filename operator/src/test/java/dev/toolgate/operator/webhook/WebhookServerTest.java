@@ -36,6 +36,11 @@ class WebhookServerTest {
   }
 
   private static HttpClient trusting(WebhookCertificates certs) throws Exception {
+    return HttpClient.newBuilder().sslContext(tls(certs)).build();
+  }
+
+  /** TLS that trusts the CA of {@code certs} alone. */
+  private static SSLContext tls(WebhookCertificates certs) throws Exception {
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     trust.setCertificateEntry("ca", certs.ca());
@@ -44,7 +49,7 @@ class WebhookServerTest {
     tmf.init(trust);
     SSLContext tls = SSLContext.getInstance("TLSv1.3");
     tls.init(null, tmf.getTrustManagers(), null);
-    return HttpClient.newBuilder().sslContext(tls).build();
+    return tls;
   }
 
   private String review() throws Exception {
@@ -170,14 +175,7 @@ class WebhookServerTest {
             certs,
             new AdmissionReviews(new SidecarInjector(SidecarInjectorTest.OPTIONS)));
     byte[] body = review().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    SSLContext tls = SSLContext.getInstance("TLSv1.3");
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", certs.ca());
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    tls.init(null, tmf.getTrustManagers(), null);
+    SSLContext tls = tls(certs);
 
     try (javax.net.ssl.SSLSocket socket =
         (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket("localhost", server.port())) {
