@@ -1,6 +1,7 @@
 package dev.toolgate.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolgate.e2e.support.DemoBackend;
 import dev.toolgate.e2e.support.LocalHazelcast;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
@@ -199,15 +200,7 @@ public final class SoakBench implements Callable<Integer> {
   }
 
   private static LocalProcess startBackend(Path logs, int port, int generation) throws Exception {
-    LocalProcess backend =
-        LocalProcess.java(
-            "backend-" + generation,
-            logs,
-            List.of(
-                "-jar",
-                ROOT.resolve("e2e/demo-backend/target/toolgate-demo-backend.jar").toString(),
-                "--port",
-                Integer.toString(port)));
+    LocalProcess backend = DemoBackend.start("backend-" + generation, ROOT, logs, port);
     backend.awaitListening(port, 60, "the demo backend");
     return backend;
   }

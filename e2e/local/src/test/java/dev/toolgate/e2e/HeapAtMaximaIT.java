@@ -3,6 +3,7 @@ package dev.toolgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolgate.e2e.support.DemoBackend;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
@@ -54,17 +55,7 @@ class HeapAtMaximaIT {
     String backend = "http://127.0.0.1:" + backendPort;
     Path config = work.resolve("sidecar.yaml");
     Files.writeString(config, PassThroughConfig.yaml(mcpPort, adminPort, backend + "/mcp"));
-    try (LocalProcess demo =
-            LocalProcess.java(
-                "demo-backend",
-                logs,
-                List.of(
-                    "-jar",
-                    ROOT.resolve("e2e/demo-backend/target/toolgate-demo-backend.jar").toString(),
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    Integer.toString(backendPort)));
+    try (LocalProcess demo = DemoBackend.start("demo-backend", ROOT, logs, backendPort);
         LocalProcess sidecar =
             LocalProcess.java(
                 "sidecar",

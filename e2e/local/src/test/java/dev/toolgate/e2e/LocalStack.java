@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.toolgate.e2e.support.DemoBackend;
 import dev.toolgate.e2e.support.FreshDirectory;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
@@ -144,18 +145,13 @@ final class LocalStack implements Toolgate {
 
   private void startBackend() throws Exception {
     processes.add(
-        LocalProcess.java(
+        DemoBackend.start(
             "demo-backend",
+            root,
             logs,
-            List.of(
-                "-jar",
-                jar("e2e/demo-backend", "toolgate-demo-backend.jar").toString(),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                Integer.toString(backendPort),
-                "--require-bearer-file",
-                upstreamTokenFile.toString())));
+            backendPort,
+            "--require-bearer-file",
+            upstreamTokenFile.toString()));
     await("the demo backend answers")
         .atMost(Duration.ofSeconds(60))
         .until(() -> Http.ok(backend("/ledger")));

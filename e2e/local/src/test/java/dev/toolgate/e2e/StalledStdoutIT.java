@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolgate.e2e.support.DemoBackend;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
 import dev.toolgate.e2e.support.PassThroughConfig;
@@ -51,17 +52,7 @@ class StalledStdoutIT {
     int adminPort = LoopbackPorts.next();
     List<AutoCloseable> running = new ArrayList<>();
     try {
-      LocalProcess backend =
-          LocalProcess.java(
-              "demo-backend",
-              logs,
-              List.of(
-                  "-jar",
-                  ROOT.resolve("e2e/demo-backend/target/toolgate-demo-backend.jar").toString(),
-                  "--host",
-                  "127.0.0.1",
-                  "--port",
-                  Integer.toString(backendPort)));
+      LocalProcess backend = DemoBackend.start("demo-backend", ROOT, logs, backendPort);
       running.add(backend);
       Path config = work.resolve("sidecar.yaml");
       Files.writeString(

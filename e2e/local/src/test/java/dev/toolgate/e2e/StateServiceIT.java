@@ -3,6 +3,7 @@ package dev.toolgate.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolgate.e2e.support.DemoBackend;
 import dev.toolgate.e2e.support.FreshDirectory;
 import dev.toolgate.e2e.support.LocalProcess;
 import dev.toolgate.e2e.support.LoopbackPorts;
@@ -52,17 +53,7 @@ class StateServiceIT {
     Path logs = Files.createDirectories(work.resolve("logs"));
     state = StateCluster.start(ROOT, work, logs);
     backendPort = LoopbackPorts.next();
-    processes.add(
-        LocalProcess.java(
-            "demo-backend",
-            logs,
-            List.of(
-                "-jar",
-                ROOT.resolve("e2e/demo-backend/target/toolgate-demo-backend.jar").toString(),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                Integer.toString(backendPort))));
+    processes.add(DemoBackend.start("demo-backend", ROOT, logs, backendPort));
     await().atMost(Duration.ofSeconds(60)).until(() -> Http.ok(backend("/ledger")));
     Path policy = work.resolve("toolpolicy.yaml");
     Files.writeString(
