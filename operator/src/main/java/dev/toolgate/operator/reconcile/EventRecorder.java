@@ -5,11 +5,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,13 +82,6 @@ final class EventRecorder {
 
   /** The same (type, reason, message) is the same Event. */
   private static String digest(String type, String reason, String message) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256")
-              .digest((type + "\n" + reason + "\n" + message).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash).substring(0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JRE", e);
-    }
+    return ShortDigest.of(type + "\n" + reason + "\n" + message);
   }
 }

@@ -61,15 +61,15 @@ public final class WebhookRuntime implements AutoCloseable {
       AdmissionReviews reviews,
       OperatorMetrics metrics)
       throws Exception {
-    WebhookServer server =
-        WebhookServer.start(host, port, certificates(source, clock), reviews, metrics);
+    Fetched first = fetch(source, clock);
+    WebhookServer server = WebhookServer.start(host, port, first.certificates(), reviews, metrics);
     metrics.certificateSecondsLeft(
         () ->
             java.time.Duration.between(
                     clock.instant(), server.serving().server().getNotAfter().toInstant())
                 .toSeconds());
     WebhookRuntime runtime = new WebhookRuntime(client, configuration, source, clock, server);
-    runtime.maintain();
+    runtime.apply(first);
     return runtime;
   }
 
@@ -84,18 +84,28 @@ public final class WebhookRuntime implements AutoCloseable {
    */
   public void maintain() {
     try {
-      if (source instanceof Shared shared) {
-        WebhookTls tls = shared.secret().ensure(clock.instant());
-        CaBundle.ensure(client, configuration, tls.bundlePem());
-        serve(WebhookCertificates.of(tls));
-      } else {
-        serve(certificates(source, clock));
+      apply(fetch(source, clock));
+    } catch (Exception e) {
+      failed(e);
+    }
+  }
+
+  /** Publishes the bundle (for the shared CA), serves the certificates, checks the trust. */
+  private void apply(Fetched fetched) {
+    try {
+      if (fetched.bundlePem() != null) {
+        CaBundle.ensure(client, configuration, fetched.bundlePem());
       }
+      serve(fetched.certificates());
       notReady = CaBundle.trustGap(client, configuration, server.serving().server());
     } catch (Exception e) {
-      notReady = "webhook maintenance failed: " + e.getMessage();
-      LOG.warn(notReady);
+      failed(e);
     }
+  }
+
+  private void failed(Exception e) {
+    notReady = "webhook maintenance failed: " + e.getMessage();
+    LOG.warn(notReady);
   }
 
   private void serve(WebhookCertificates next) {
@@ -131,10 +141,18 @@ public final class WebhookRuntime implements AutoCloseable {
     stop(0, 0);
   }
 
-  private static WebhookCertificates certificates(Source source, Clock clock) throws IOException {
+  /**
+   * What to serve, and the bundle to publish: null for cert-manager's, whose CA injector keeps the
+   * caBundle.
+   */
+  private record Fetched(WebhookCertificates certificates, String bundlePem) {}
+
+  /** The shared state, rotated when due, or the files cert-manager mounts. */
+  private static Fetched fetch(Source source, Clock clock) throws IOException {
     if (source instanceof Shared shared) {
-      return WebhookCertificates.of(shared.secret().ensure(clock.instant()));
+      WebhookTls tls = shared.secret().ensure(clock.instant());
+      return new Fetched(WebhookCertificates.of(tls), tls.bundlePem());
     }
-    return WebhookCertificates.load(((Mounted) source).dir());
+    return new Fetched(WebhookCertificates.load(((Mounted) source).dir()), null);
   }
 }
